@@ -1,0 +1,88 @@
+# SPDX-License-Identifier: GPL-2.0
+# meminspect: top-level build. See README.md; `make help` lists the targets.
+#
+#   make                 module against KDIR (default: the running kernel's build tree) + reader
+#   make KERNEL=6.1      module and helper against a matrix kernel (5.10 6.1 6.12 7.3),
+#                        fetched into the cache on demand; output in build/KERNEL/
+#   make run             set up, build, boot the default kernel in a VM, print the full report
+#   make check           lint + the whole selftest suite on every kernel (KERNELS="6.1" for a subset)
+
+TOP := $(CURDIR)
+KERNELS ?= 5.10 6.1 6.12 7.3
+RUN_KERNEL ?= 6.1
+KDIR ?= /lib/modules/$(shell uname -r)/build
+PREFIX ?= /usr/local
+DESTDIR ?=
+
+MODULE_SRC := $(wildcard module/*.c module/*.h) module/Kbuild $(wildcard module/*.sh)
+HELPER_SRC := $(wildcard selftests/helper/*.c) selftests/helper/Kbuild
+
+.PHONY: all module userspace userspace-static selftests-progs build-kernel run check lint \
+	install uninstall clean help
+
+ifdef KERNEL
+all: build-kernel userspace
+module: build-kernel
+else
+all: module userspace
+module:
+	@if [ -d "$(KDIR)" ]; then \
+		$(MAKE) -C "$(KDIR)" M=$(TOP)/module modules; \
+	else \
+		echo "meminspect: no kernel build tree at $(KDIR); building for matrix kernel $(RUN_KERNEL)"; \
+		$(MAKE) KERNEL=$(RUN_KERNEL) build-kernel; \
+	fi
+endif
+
+userspace userspace-static:
+	$(MAKE) -s -C userspace
+
+selftests-progs:
+	$(MAKE) -s -C selftests
+
+# The module and the selftests' helper module for one matrix kernel, built in build/KERNEL/
+# from symlinks to the sources so several kernels' objects never mix.
+build-kernel: build/$(KERNEL)/module/meminspect.ko build/$(KERNEL)/helper/meminspect_test.ko
+
+build/$(KERNEL)/module/meminspect.ko: $(MODULE_SRC)
+	@test -n "$(KERNEL)" || { echo "build-kernel needs KERNEL=5.10|6.1|6.12|7.3" >&2; exit 2; }
+	@mkdir -p $(@D) && for f in $(MODULE_SRC); do ln -sf $(TOP)/$$f $(@D)/; done
+	scripts/kbuild $(KERNEL) $(@D) W=1 modules
+
+build/$(KERNEL)/helper/meminspect_test.ko: $(HELPER_SRC)
+	@mkdir -p $(@D) && for f in $(HELPER_SRC); do ln -sf $(TOP)/$$f $(@D)/; done
+	scripts/kbuild $(KERNEL) $(@D) W=1 modules
+
+run:
+	scripts/setup
+	scripts/vm-run --kernel $(RUN_KERNEL) -- meminspect report
+
+check:
+	scripts/setup
+	scripts/check $(KERNELS)
+
+lint:
+	scripts/setup
+	scripts/lint $(KERNELS)
+
+# For a lab machine running the kernel it is installed on.
+install: module userspace
+	$(MAKE) -C "$(KDIR)" M=$(TOP)/module INSTALL_MOD_DIR=extra modules_install
+	depmod -a $(shell basename $$(dirname "$(KDIR)"))
+	install -D -m 0755 userspace/meminspect $(DESTDIR)$(PREFIX)/sbin/meminspect
+	install -D -m 0644 userspace/meminspect.8 $(DESTDIR)$(PREFIX)/share/man/man8/meminspect.8
+
+uninstall:
+	rm -f /lib/modules/$(shell basename $$(dirname "$(KDIR)"))/extra/meminspect.ko
+	depmod -a $(shell basename $$(dirname "$(KDIR)"))
+	rm -f $(DESTDIR)$(PREFIX)/sbin/meminspect $(DESTDIR)$(PREFIX)/share/man/man8/meminspect.8
+
+clean:
+	rm -rf build
+	-$(MAKE) -s -C userspace clean
+	-$(MAKE) -s -C selftests clean
+	rm -f module/*.o module/*.ko module/*.mod module/*.mod.c module/.*.cmd \
+		module/modules.order module/Module.symvers
+
+help:
+	@sed -n '2,9s/^# \{0,1\}//p' Makefile

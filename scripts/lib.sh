@@ -1,0 +1,51 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared settings for meminspect's scripts: the kernel matrix and where downloads are cached.
+# Sourced by the other scripts, never run on its own.
+
+# Downloads live outside the clone so a fresh clone (and CI) reuses them offline.
+MI_CACHE=${MEMINSPECT_CACHE:-/var/cache/meminspect}
+MI_KERNELS_ALL="5.10 6.1 6.12 7.3"
+MI_KERNEL_DEFAULT=6.1
+
+die() { echo "meminspect: $*" >&2; exit 1; }
+say() { echo "meminspect: $*" >&2; }
+
+# The Debian suite that ships each matrix kernel (see docs/kernels.md).
+mi_suite() {
+	case "$1" in
+	5.10) echo bullseye ;;
+	6.1) echo bookworm ;;
+	6.12) echo bookworm-backports ;;
+	7.3) echo trixie-backports ;;
+	*) return 1 ;;
+	esac
+}
+
+# 7.3's headers carry helper binaries linked against trixie's glibc and want gcc-14:
+# such kernels are built inside the cached trixie root (scripts/trixie-root).
+mi_needs_trixie() { [ "$1" = 7.3 ]; }
+
+mi_check_kernel() {
+	mi_suite "$1" >/dev/null || die "unknown kernel '$1' (choose from: $MI_KERNELS_ALL)"
+}
+
+# The Debian mirror the machine already uses, from its own apt sources.
+mi_mirror() {
+	local uri
+	uri=$(grep -rhoE 'https?://[^ ]+/debian/?( |$)' /etc/apt/sources.list /etc/apt/sources.list.d/ 2>/dev/null |
+		grep -v security | head -n1 | tr -d ' ')
+	echo "${uri:-http://deb.debian.org/debian}"
+}
+
+# A private apt state holding one suite only, in DIR: the host's apt is left untouched and
+# metapackages resolve to that suite's packages. Sets the array apt_opts for apt-get/apt-cache.
+mi_apt_state() {
+	local dir=$1 suite=$2
+	mkdir -p "$dir/lists/partial" "$dir/archives/partial"
+	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $(mi_mirror) $suite main" \
+		>"$dir/sources.list"
+	apt_opts=(-o "Dir::Etc::SourceList=$dir/sources.list" -o Dir::Etc::SourceParts=/dev/null
+		-o "Dir::State::Lists=$dir/lists" -o "Dir::Cache=$dir" -o "Dir::Cache::archives=$dir/archives"
+		-o Dir::State::status=/dev/null -o Debug::NoLocking=1 -o APT::Sandbox::User=root)
+	apt-get "${apt_opts[@]}" update -qq >/dev/null || die "apt update for $suite failed"
+}
