@@ -1,0 +1,566 @@
+// SPDX-License-Identifier: GPL-2.0
+/* meminspect: read the meminspect module's debugfs tables. Commands are data. */
+#include "output.h"
+#include "parse.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <linux/magic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+#define MI_VERSION "0.1.0"
+
+/* Exit statuses: documented in usage() and meminspect.8; keep all three in step. */
+enum {
+	ST_OK = 0,
+	ST_FORMAT = 1,		/* unparsable file, I/O or internal error */
+	ST_USAGE = 2,
+	ST_NO_DEBUGFS = 3,
+	ST_NO_MODULE = 4,
+	ST_PERM = 5,
+};
+
+struct ctx {
+	const char *dir;	/* where the module's files are */
+	const char *sysfs;	/* "/sys"; $MEMINSPECT_SYSFS lets tests fake it */
+	char debugfs[256];	/* sysfs + "/kernel/debug" */
+	char default_dir[300];
+	bool json;
+	struct out_opts out;
+};
+
+struct command {
+	const char *name;
+	int (*run)(struct ctx *c);
+	const char *brief;	/* one line for the global help */
+	const char *help;	/* the rest of "COMMAND --help" */
+};
+
+/* ---- diagnostics: name the real reason a file cannot be opened ---- */
+
+static bool exists(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0;
+}
+
+static bool module_loaded(const struct ctx *c)
+{
+	char path[300];
+
+	snprintf(path, sizeof(path), "%s/module/meminspect", c->sysfs);
+	return exists(path);
+}
+
+static bool under(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	return strncmp(path, dir, n) == 0 && (path[n] == '/' || path[n] == '\0');
+}
+
+static int no_permission(const struct ctx *c, const char *what)
+{
+	if (geteuid() != 0) {
+		fprintf(stderr, "meminspect: %s: not root; run meminspect as root (e.g. sudo meminspect ...)%s\n",
+			what, module_loaded(c) ? "" :
+			"\nmeminspect: note: the meminspect module does not seem to be loaded either");
+	} else {
+		fprintf(stderr, "meminspect: %s even as root (kernel lockdown? see dmesg)\n", what);
+	}
+	return ST_PERM;
+}
+
+/*
+ * c->dir is missing. Checked in the order a user must fix things: debugfs
+ * mounted, then module loaded. A non-root user never gets here for the
+ * default dir: debugfs is 0700, so the open fails with EACCES instead.
+ */
+static int dir_missing(const struct ctx *c)
+{
+	struct statfs fs;
+	bool in_debugfs = under(c->dir, c->debugfs);
+
+	if (in_debugfs && (statfs(c->debugfs, &fs) != 0 || fs.f_type != DEBUGFS_MAGIC)) {
+		fprintf(stderr, "meminspect: debugfs is not mounted on %s; mount it: mount -t debugfs none %s%s\n",
+			c->debugfs, c->debugfs,
+			geteuid() ? "\nmeminspect: note: reading debugfs also needs root" : "");
+		return ST_NO_DEBUGFS;
+	}
+	if (!module_loaded(c)) {
+		fprintf(stderr, "meminspect: %s does not exist: the meminspect module is not loaded; load it: insmod meminspect.ko (or modprobe meminspect)\n",
+			c->dir);
+		return ST_NO_MODULE;
+	}
+	if (in_debugfs) {
+		fprintf(stderr, "meminspect: %s does not exist although the meminspect module is loaded (see dmesg)\n",
+			c->dir);
+		return ST_FORMAT;
+	}
+	fprintf(stderr, "meminspect: %s does not exist (check --dir and MEMINSPECT_DIR)\n", c->dir);
+	return ST_USAGE;
+}
+
+static int open_failed(const struct ctx *c, const struct mi_error *e)
+{
+	struct stat st;
+
+	switch (e->sys_errno) {
+	case EACCES:
+	case EPERM:
+		return no_permission(c, e->msg);
+	case ENOENT:
+	case ENOTDIR:
+		if (stat(c->dir, &st) != 0)
+			return errno == EACCES ? no_permission(c, c->dir) : dir_missing(c);
+		if (!S_ISDIR(st.st_mode)) {
+			fprintf(stderr, "meminspect: %s is not a directory (check --dir)\n", c->dir);
+			return ST_USAGE;
+		}
+		fprintf(stderr, "meminspect: %s (the module did not create it?)\n", e->msg);
+		return ST_FORMAT;
+	default:	/* a format error (0), EIO, ENOMEM, ... */
+		fprintf(stderr, "meminspect: %s\n", e->msg);
+		return ST_FORMAT;
+	}
+}
+
+static int load(const struct ctx *c, const char *file, struct mi_table **t)
+{
+	struct mi_error e;
+	size_t len = strlen(c->dir) + strlen(file) + 2;
+	char *path = malloc(len);
+
+	if (!path) {
+		fprintf(stderr, "meminspect: out of memory\n");
+		return ST_FORMAT;
+	}
+	snprintf(path, len, "%s/%s", c->dir, file);
+	*t = mi_table_read(path, &e);
+	free(path);
+	return *t ? ST_OK : open_failed(c, &e);
+}
+
+static int format_error(const struct mi_table *t, size_t rec, const char *what, const char *v)
+{
+	fprintf(stderr, "meminspect: %s:%u: %s '%.60s'\n", mi_table_name(t),
+		mi_record_line(t, rec), what, v);
+	return ST_FORMAT;
+}
+
+/* ---- per-file checks and JSON shapes ---- */
+
+static int check_summary(const struct mi_table *t)
+{
+	for (size_t r = 0; r < mi_nrecords(t); r++) {
+		const char *field = mi_get(t, r, "field"), *v = mi_get(t, r, "value");
+
+		if (!mi_valid_name(field))
+			return format_error(t, r, "bad field name", field);
+		/* it becomes a JSON key: a duplicate would be silently lost */
+		if ((size_t)mi_find(t, "field", field) != r)
+			return format_error(t, r, "duplicate field", field);
+		if (!mi_is_none(v) && !mi_is_integer(v))
+			return format_error(t, r, "value is not an integer", v);
+	}
+	return ST_OK;
+}
+
+/* A file name from `capabilities` becomes a path: no "..", no absolute paths. */
+static bool safe_file_name(const char *s)
+{
+	const char *seg = s;
+
+	for (const char *p = s;; p++) {
+		if (*p == '/' || *p == '\0') {
+			size_t n = (size_t)(p - seg);
+
+			if (n == 0 || (n == 1 && seg[0] == '.') || (n == 2 && !strncmp(seg, "..", 2)))
+				return false;
+			if (*p == '\0')
+				return true;
+			seg = p + 1;
+		} else if (!strchr("abcdefghijklmnopqrstuvwxyz0123456789_.-", *p)) {
+			return false;
+		}
+	}
+}
+
+static bool is_file_row(const struct mi_table *t, size_t r)
+{
+	return !strcmp(mi_get(t, r, "kind"), "file");
+}
+
+static int check_capabilities(const struct mi_table *t)
+{
+	for (size_t r = 0; r < mi_nrecords(t); r++) {
+		const char *avail = mi_get(t, r, "available"), *name = mi_get(t, r, "name");
+
+		if (strcmp(avail, "yes") && strcmp(avail, "no"))
+			return format_error(t, r, "available is not yes or no", avail);
+		if (!is_file_row(t, r))
+			continue;
+		if (!safe_file_name(name))
+			return format_error(t, r, "unsafe file name", name);
+		/* report keys its JSON by file name */
+		for (size_t k = 0; k < r; k++)
+			if (is_file_row(t, k) && !strcmp(mi_get(t, k, "name"), name))
+				return format_error(t, r, "duplicate file", name);
+	}
+	return ST_OK;
+}
+
+/* {"mem_total": {"value": 2014232, "unit": "kB"}, ...} */
+static void json_summary(struct json *j, const struct mi_table *t)
+{
+	json_begin_object(j);
+	for (size_t r = 0; r < mi_nrecords(t); r++) {
+		json_key(j, mi_get(t, r, "field"));
+		json_begin_object(j);
+		json_key(j, "value");
+		json_value(j, mi_get(t, r, "value"));
+		json_key(j, "unit");
+		json_string(j, mi_get(t, r, "unit"));
+		json_end_object(j);
+	}
+	json_end_object(j);
+}
+
+static const char *const summary_fields[] = { "field", "value", "unit", NULL };
+static const char *const capabilities_fields[] = { "name", "kind", "available", "detail", NULL };
+static const char *const no_fields[] = { NULL };
+
+static const struct file_view {
+	const char *file;	/* NULL: any other file */
+	const char *const *fields;
+	int (*check)(const struct mi_table *t);
+	void (*json)(struct json *j, const struct mi_table *t);
+} views[] = {
+	{ "summary", summary_fields, check_summary, json_summary },
+	{ "capabilities", capabilities_fields, check_capabilities, json_records },
+	{ NULL, no_fields, NULL, json_records },
+};
+
+static const struct file_view *view_of(const char *file)
+{
+	const struct file_view *v = views;
+
+	while (v->file && strcmp(v->file, file))
+		v++;
+	return v;
+}
+
+/* Load, validate and check one file; *t is NULL unless ST_OK. */
+static int load_checked(const struct ctx *c, const char *file, struct mi_table **t)
+{
+	const struct file_view *v = view_of(file);
+	struct mi_error e;
+	int st = load(c, file, t);
+
+	if (st)
+		return st;
+	if (!mi_require_fields(*t, &e, v->fields)) {
+		fprintf(stderr, "meminspect: %s\n", e.msg);
+		st = ST_FORMAT;
+	} else if (v->check) {
+		st = v->check(*t);
+	}
+	if (st) {
+		mi_table_free(*t);
+		*t = NULL;
+	}
+	return st;
+}
+
+/* JSON has no place for notes: they go to stderr rather than being lost. */
+static void print_json(struct json *j, const struct mi_table *t, const char *file)
+{
+	view_of(file)->json(j, t);
+	for (size_t i = 0; i < mi_nnotes(t); i++)
+		fprintf(stderr, "meminspect: %s: note: %s\n", file, mi_note(t, i));
+}
+
+static int print_table(const struct ctx *c, const struct mi_table *t)
+{
+	if (out_table(stdout, t, &c->out)) {
+		fprintf(stderr, "meminspect: out of memory\n");
+		return ST_FORMAT;
+	}
+	return ST_OK;
+}
+
+/* ---- commands ---- */
+
+static int show_one(const struct ctx *c, const char *file)
+{
+	struct mi_table *t;
+	struct json j;
+	int st = load_checked(c, file, &t);
+
+	if (st)
+		return st;
+	if (c->json) {
+		json_init(&j, stdout);
+		print_json(&j, t, file);
+		json_finish(&j);
+	} else {
+		st = print_table(c, t);
+	}
+	mi_table_free(t);
+	return st;
+}
+
+static int cmd_summary(struct ctx *c)
+{
+	return show_one(c, "summary");
+}
+
+static int cmd_capabilities(struct ctx *c)
+{
+	return show_one(c, "capabilities");
+}
+
+/* Every kind=file row of capabilities; a broken file is reported and skipped. */
+static int cmd_report(struct ctx *c)
+{
+	struct mi_table *caps, *t;
+	struct json j;
+	int st = load_checked(c, "capabilities", &caps), worst = ST_OK;
+
+	if (st)
+		return st;
+	json_init(&j, stdout);
+	if (c->json)
+		json_begin_object(&j);
+	for (size_t r = 0; r < mi_nrecords(caps); r++) {
+		const char *file = mi_get(caps, r, "name");
+
+		if (!is_file_row(caps, r))
+			continue;
+		if (strcmp(mi_get(caps, r, "available"), "yes")) {
+			if (!c->json)
+				printf("== %s == (not available: %s)\n\n", file, mi_get(caps, r, "detail"));
+			continue;
+		}
+		st = load_checked(c, file, &t);
+		if (st) {
+			worst = worst ? worst : st;
+			continue;
+		}
+		if (c->json) {
+			json_key(&j, file);
+			print_json(&j, t, file);
+		} else {
+			printf("== %s ==\n", file);
+			st = print_table(c, t);
+			worst = worst ? worst : st;
+			putchar('\n');
+		}
+		mi_table_free(t);
+	}
+	if (c->json) {
+		json_end_object(&j);
+		json_finish(&j);
+	}
+	mi_table_free(caps);
+	return worst;
+}
+
+static const struct command commands[] = {
+	{ "summary", cmd_summary, "memory on this box: field, value, unit",
+	  "Prints the module's summary file: one row per figure (docs/summary.md).\n"
+	  "--json prints an object keyed by field:\n"
+	  "  {\"mem_total\": {\"value\": 2014232, \"unit\": \"kB\"}, ...}\n"
+	  "where value is null when the kernel cannot provide it.\n" },
+	{ "capabilities", cmd_capabilities, "what the module can show on this kernel, and why not",
+	  "Prints the module's capabilities file: name, kind (file, field or\n"
+	  "mechanism), available (yes/no) and detail.\n"
+	  "--json prints an array of objects:\n"
+	  "  [{\"name\": \"summary\", \"kind\": \"file\", \"available\": \"yes\", \"detail\": null}, ...]\n" },
+	{ "report", cmd_report, "every file the module offers, one table each",
+	  "Prints every file that capabilities lists with kind=file, each under a\n"
+	  "\"== FILE ==\" heading; unavailable files are listed with the reason.\n"
+	  "--json prints one object keyed by file name, each value in that file's\n"
+	  "own shape (summary: as 'summary --json'; others: an array of objects);\n"
+	  "unavailable files are left out.\n" },
+};
+
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+/* ---- options, help, version ---- */
+
+static const char options_help[] =
+	"Options:\n"
+	"  -d, --dir DIR   read the module's files from DIR (default: $MEMINSPECT_DIR,\n"
+	"                  else /sys/kernel/debug/meminspect)\n"
+	"  -j, --json      print JSON instead of tables (notes go to stderr)\n"
+	"  -H, --human     sizes in B/KiB/MiB/GiB instead of kB (tables only)\n"
+	"  -h, --help      show this help; after COMMAND, that command's help\n"
+	"  -V, --version   print the reader's and the loaded module's versions\n";
+
+static const char exit_help[] =
+	"Exit status:\n"
+	"  0  success\n"
+	"  1  a file could not be read or parsed (format or internal error)\n"
+	"  2  usage error (bad option or command, or a --dir that does not exist)\n"
+	"  3  debugfs is not mounted on /sys/kernel/debug\n"
+	"  4  the meminspect module is not loaded\n"
+	"  5  permission denied (not root)\n";
+
+static void usage(FILE *f)
+{
+	fprintf(f, "Usage: meminspect [OPTIONS] COMMAND [OPTIONS]\n"
+		"Show the memory tables of the meminspect kernel module.\n\nCommands:\n");
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		fprintf(f, "  %-13s %s\n", commands[i].name, commands[i].brief);
+	fprintf(f, "\n%s\n%s\nSee meminspect(8).\n", options_help, exit_help);
+}
+
+static void command_usage(const struct command *cmd)
+{
+	printf("Usage: meminspect [OPTIONS] %s\n\n%s\n%s\n%s", cmd->name, cmd->help,
+	       options_help, exit_help);
+}
+
+__attribute__((format(printf, 1, 2)))
+static int bad_usage(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("meminspect: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\nTry 'meminspect --help'.\n", stderr);
+	return ST_USAGE;
+}
+
+static int version(const struct ctx *c)
+{
+	char path[300], mod[64] = "";
+	FILE *f;
+
+	printf("meminspect %s\n", MI_VERSION);
+	snprintf(path, sizeof(path), "%s/module/meminspect/version", c->sysfs);
+	f = fopen(path, "r");
+	if (f) {
+		if (fgets(mod, sizeof(mod), f))
+			mod[strcspn(mod, "\n")] = '\0';
+		fclose(f);
+	}
+	if (*mod) {
+		printf("module meminspect %s\n", mod);
+		if (strcmp(mod, MI_VERSION))
+			fprintf(stderr, "meminspect: warning: reader %s and module %s differ\n",
+				MI_VERSION, mod);
+	} else {
+		printf("module meminspect %s\n", module_loaded(c) ? "loaded, version unknown" : "not loaded");
+	}
+	return ST_OK;
+}
+
+enum { OPT_DONE = -1, OPT_EXIT_OK = -2 };
+
+/*
+ * One getopt_long pass over argv; the same options are accepted before and
+ * after COMMAND. Returns OPT_DONE, OPT_EXIT_OK (help/version printed) or an
+ * exit status.
+ */
+static int parse_options(struct ctx *c, int argc, char **argv, const struct command *cmd)
+{
+	static const struct option longopts[] = {
+		{ "dir", required_argument, NULL, 'd' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "human", no_argument, NULL, 'H' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int opt;
+
+	opterr = 0;	/* our own messages, naming meminspect, not argv[0] */
+	optind = 0;	/* glibc: full re-initialisation for the second pass */
+	while ((opt = getopt_long(argc, argv, "+:d:jHhV", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'd':
+			if (!*optarg)
+				return bad_usage("--dir needs a directory");
+			c->dir = optarg;
+			break;
+		case 'j':
+			c->json = true;
+			break;
+		case 'H':
+			c->out.human = true;
+			break;
+		case 'h':
+			if (cmd)
+				command_usage(cmd);
+			else
+				usage(stdout);
+			return OPT_EXIT_OK;
+		case 'V':
+			version(c);
+			return OPT_EXIT_OK;
+		case ':':
+			return bad_usage("option '%s' needs an argument", argv[optind - 1]);
+		default:
+			if (!optopt)	/* an unknown long option */
+				return bad_usage("unknown option '%s'", argv[optind - 1]);
+			/* inside "-jx", argv[optind - 1] is not the culprit: name the letter */
+			if (!strchr("djHhV", optopt))
+				return bad_usage("unknown option '-%c'", optopt);
+			return bad_usage("option '%s' takes no argument", argv[optind - 1]);
+		}
+	}
+	return OPT_DONE;
+}
+
+static int finish(int st)
+{
+	/* a full disk or closed pipe must not pass for success */
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "meminspect: writing output: %s\n", strerror(errno));
+		return st ? st : ST_FORMAT;
+	}
+	return st;
+}
+
+int main(int argc, char **argv)
+{
+	struct ctx c = { .sysfs = "/sys" };
+	const struct command *cmd = NULL;
+	const char *env;
+	int st, first;
+
+	if ((env = getenv("MEMINSPECT_SYSFS")) && *env)
+		c.sysfs = env;
+	snprintf(c.debugfs, sizeof(c.debugfs), "%s/kernel/debug", c.sysfs);
+	snprintf(c.default_dir, sizeof(c.default_dir), "%s/meminspect", c.debugfs);
+	c.dir = (env = getenv("MEMINSPECT_DIR")) && *env ? env : c.default_dir;
+
+	st = parse_options(&c, argc, argv, NULL);
+	if (st != OPT_DONE)
+		return finish(st == OPT_EXIT_OK ? ST_OK : st);
+	if (optind >= argc)
+		return bad_usage("missing COMMAND");
+	first = optind;
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (!strcmp(argv[first], commands[i].name))
+			cmd = &commands[i];
+	if (!cmd)
+		return bad_usage("unknown command '%s'", argv[first]);
+	st = parse_options(&c, argc - first, argv + first, cmd);
+	if (st != OPT_DONE)
+		return finish(st == OPT_EXIT_OK ? ST_OK : st);
+	if (optind < argc - first)
+		return bad_usage("unexpected argument '%s'", argv[first + optind]);
+	return finish(cmd->run(&c));
+}

@@ -1,0 +1,438 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The meminspect line format (docs/format.md): parse once, validate strictly. */
+#include "parse.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/*
+ * debugfs reports size 0, so files are read to EOF; the cap turns a runaway
+ * or wrong file (--dir pointed at a big log) into an error, not an OOM.
+ */
+#define MI_MAX_FILE (64u << 20)
+
+struct mi_table {
+	char *name;
+	char *buf;		/* the whole text, split in place */
+	char **fields;
+	size_t nfields;
+	char **vals;		/* nrec rows of nfields pointers into buf */
+	unsigned int *lines;	/* source line of each record, for messages */
+	size_t nrec, rec_cap;	/* rec_cap rows allocated in vals and lines */
+	char **notes;
+	size_t nnotes, note_cap;
+};
+
+static void set_err(struct mi_error *err, int sys_errno, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err)
+		return;
+	err->sys_errno = sys_errno;
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * Array p (cap elements of size bytes) with room for element n: p itself,
+ * a bigger copy, or NULL on overflow/OOM (p is then still valid).
+ */
+static void *grow(void *p, size_t *cap, size_t n, size_t size)
+{
+	size_t ncap = *cap ? *cap * 2 : 16;
+
+	if (n < *cap)
+		return p;
+	if (ncap > ((size_t)-1) / size)
+		return NULL;
+	p = realloc(p, ncap * size);
+	if (p)
+		*cap = ncap;
+	return p;
+}
+
+bool mi_valid_name(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!islower((unsigned char)*s) && !isdigit((unsigned char)*s) && *s != '_')
+			return false;
+	return true;
+}
+
+bool mi_is_none(const char *v)
+{
+	return v && strcmp(v, "-") == 0;
+}
+
+int mi_parse_s64(const char *s, long long *out)
+{
+	char *end;
+	long long v;
+
+	/* strtoll alone would accept " 1", "+1" and "" (as 0) */
+	if (!isdigit((unsigned char)s[*s == '-']))
+		return -EINVAL;
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (*end)
+		return -EINVAL;
+	if (errno == ERANGE)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+int mi_parse_u64(const char *s, unsigned long long *out)
+{
+	char *end;
+	unsigned long long v;
+
+	/* also rejects '-': strtoull would silently negate */
+	if (!isdigit((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (*end)
+		return -EINVAL;
+	if (errno == ERANGE)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+bool mi_is_integer(const char *s)
+{
+	long long v;
+	unsigned long long u;
+
+	return mi_parse_s64(s, &v) == 0 || mi_parse_u64(s, &u) == 0;
+}
+
+void mi_table_free(struct mi_table *t)
+{
+	if (!t)
+		return;
+	free(t->name);
+	free(t->buf);
+	free(t->fields);
+	free(t->vals);
+	free(t->lines);
+	free(t->notes);
+	free(t);
+}
+
+static bool parse_header(struct mi_table *t, char *line, struct mi_error *err)
+{
+	size_t cap = 0;
+	char *p = line, **nf;
+
+	if (!*line) {
+		set_err(err, 0, "%s:1: empty header line", t->name);
+		return false;
+	}
+	if (*line == '#') {
+		set_err(err, 0, "%s:1: expected the header line, found a note", t->name);
+		return false;
+	}
+	for (;;) {
+		char *sp = strchr(p, ' ');
+
+		if (sp)
+			*sp = '\0';
+		if (!mi_valid_name(p)) {
+			set_err(err, 0, "%s:1: bad field name '%.40s' (want [a-z0-9_]+, single spaces)",
+				t->name, p);
+			return false;
+		}
+		for (size_t i = 0; i < t->nfields; i++) {
+			if (strcmp(t->fields[i], p) == 0) {
+				set_err(err, 0, "%s:1: duplicate field name '%s'", t->name, p);
+				return false;
+			}
+		}
+		nf = grow(t->fields, &cap, t->nfields, sizeof(*nf));
+		if (!nf) {
+			set_err(err, ENOMEM, "%s: out of memory", t->name);
+			return false;
+		}
+		t->fields = nf;
+		t->fields[t->nfields++] = p;
+		if (!sp)
+			return true;
+		p = sp + 1;
+	}
+}
+
+/* Room for one more record: vals and lines grow together, by whole rows. */
+static bool grow_records(struct mi_table *t)
+{
+	size_t n = t->nfields, ncap = t->rec_cap ? t->rec_cap * 2 : 16;
+	char **nv;
+	unsigned int *nl;
+
+	if (t->nrec < t->rec_cap)
+		return true;
+	if (ncap > ((size_t)-1) / n / sizeof(*nv))
+		return false;
+	nv = realloc(t->vals, ncap * n * sizeof(*nv));
+	if (!nv)
+		return false;
+	t->vals = nv;
+	nl = realloc(t->lines, ncap * sizeof(*nl));
+	if (!nl)
+		return false;
+	t->lines = nl;
+	t->rec_cap = ncap;
+	return true;
+}
+
+static bool parse_record(struct mi_table *t, char *line, unsigned int lineno,
+			 struct mi_error *err)
+{
+	size_t n = t->nfields;
+	char **row;
+
+	if (!grow_records(t)) {
+		set_err(err, ENOMEM, "%s: out of memory", t->name);
+		return false;
+	}
+	row = t->vals + t->nrec * n;
+	for (size_t i = 0; i < n; i++) {
+		char *sp = i + 1 < n ? strchr(line, ' ') : NULL;
+
+		if (i + 1 < n && !sp) {
+			set_err(err, 0, "%s:%u: record has %zu value%s, header has %zu fields",
+				t->name, lineno, i + 1, i ? "s" : "", n);
+			return false;
+		}
+		if (sp)
+			*sp = '\0';
+		if (!*line) {
+			set_err(err, 0, "%s:%u: empty value for field '%s' (use '-' for no value)",
+				t->name, lineno, t->fields[i]);
+			return false;
+		}
+		row[i] = line;
+		if (sp)
+			line = sp + 1;
+	}
+	t->lines[t->nrec++] = lineno;
+	return true;
+}
+
+/* Takes ownership of buf (len bytes plus room for a terminating NUL). */
+static struct mi_table *parse_owned(char *buf, size_t len, const char *name,
+				    struct mi_error *err)
+{
+	struct mi_table *t = calloc(1, sizeof(*t));
+	unsigned int lineno = 0;
+	char *p;
+
+	if (!t || !(t->name = strdup(name))) {
+		free(t);
+		free(buf);
+		set_err(err, ENOMEM, "%s: out of memory", name);
+		return NULL;
+	}
+	t->buf = buf;
+	buf[len] = '\0';
+	if (len == 0) {
+		set_err(err, 0, "%s: empty file, expected a header line", name);
+		goto fail;
+	}
+	if (memchr(buf, '\0', len)) {
+		set_err(err, 0, "%s: NUL byte in file, not a meminspect table", name);
+		goto fail;
+	}
+	/* The format promises a final newline; its absence means a cut-off read. */
+	if (buf[len - 1] != '\n') {
+		set_err(err, 0, "%s: no newline at end of file (truncated?)", name);
+		goto fail;
+	}
+	for (p = buf; *p; ) {
+		char *line = p, *nl = strchr(p, '\n');
+
+		*nl = '\0';
+		p = nl + 1;
+		lineno++;
+		if (lineno == 1) {
+			if (!parse_header(t, line, err))
+				goto fail;
+		} else if (*line == '#') {
+			char **nn = grow(t->notes, &t->note_cap, t->nnotes, sizeof(*nn));
+
+			if (!nn) {
+				set_err(err, ENOMEM, "%s: out of memory", name);
+				goto fail;
+			}
+			t->notes = nn;
+			line++;
+			t->notes[t->nnotes++] = line + (*line == ' ');
+		} else if (!parse_record(t, line, lineno, err)) {
+			goto fail;
+		}
+	}
+	return t;
+fail:
+	mi_table_free(t);
+	return NULL;
+}
+
+struct mi_table *mi_table_parse(const char *text, size_t len, const char *name,
+				struct mi_error *err)
+{
+	char *buf;
+
+	if (len > MI_MAX_FILE) {
+		set_err(err, 0, "%s: larger than %u MiB, not a meminspect table",
+			name, MI_MAX_FILE >> 20);
+		return NULL;
+	}
+	buf = malloc(len + 1);
+	if (!buf) {
+		set_err(err, ENOMEM, "%s: out of memory", name);
+		return NULL;
+	}
+	memcpy(buf, text, len);
+	return parse_owned(buf, len, name, err);
+}
+
+struct mi_table *mi_table_read(const char *path, struct mi_error *err)
+{
+	size_t len = 0, cap = 4096;
+	char *buf = NULL;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		set_err(err, errno, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	for (;;) {
+		ssize_t n;
+
+		if (!buf || len + 1 >= cap) {
+			char *nb;
+
+			if (buf)
+				cap *= 2;
+			if (cap > MI_MAX_FILE + 1) {
+				set_err(err, 0, "%s: larger than %u MiB, not a meminspect table",
+					path, MI_MAX_FILE >> 20);
+				goto fail;
+			}
+			nb = realloc(buf, cap);
+			if (!nb) {
+				set_err(err, ENOMEM, "%s: out of memory", path);
+				goto fail;
+			}
+			buf = nb;
+		}
+		n = read(fd, buf + len, cap - 1 - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			set_err(err, errno, "%s: %s", path, strerror(errno));
+			goto fail;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	return parse_owned(buf, len, path, err);
+fail:
+	close(fd);
+	free(buf);
+	return NULL;
+}
+
+const char *mi_table_name(const struct mi_table *t)
+{
+	return t->name;
+}
+
+size_t mi_nfields(const struct mi_table *t)
+{
+	return t->nfields;
+}
+
+const char *mi_field_name(const struct mi_table *t, size_t col)
+{
+	return col < t->nfields ? t->fields[col] : NULL;
+}
+
+int mi_field_index(const struct mi_table *t, const char *name)
+{
+	for (size_t i = 0; i < t->nfields; i++)
+		if (strcmp(t->fields[i], name) == 0)
+			return (int)i;
+	return -1;
+}
+
+size_t mi_nrecords(const struct mi_table *t)
+{
+	return t->nrec;
+}
+
+const char *mi_value(const struct mi_table *t, size_t rec, size_t col)
+{
+	if (rec >= t->nrec || col >= t->nfields)
+		return NULL;
+	return t->vals[rec * t->nfields + col];
+}
+
+const char *mi_get(const struct mi_table *t, size_t rec, const char *name)
+{
+	int col = mi_field_index(t, name);
+
+	return col < 0 ? NULL : mi_value(t, rec, (size_t)col);
+}
+
+unsigned int mi_record_line(const struct mi_table *t, size_t rec)
+{
+	return rec < t->nrec ? t->lines[rec] : 0;
+}
+
+long mi_find(const struct mi_table *t, const char *name, const char *value)
+{
+	int col = mi_field_index(t, name);
+
+	if (col < 0)
+		return -1;
+	for (size_t r = 0; r < t->nrec; r++)
+		if (strcmp(mi_value(t, r, (size_t)col), value) == 0)
+			return (long)r;
+	return -1;
+}
+
+size_t mi_nnotes(const struct mi_table *t)
+{
+	return t->nnotes;
+}
+
+const char *mi_note(const struct mi_table *t, size_t i)
+{
+	return i < t->nnotes ? t->notes[i] : NULL;
+}
+
+bool mi_require_fields(const struct mi_table *t, struct mi_error *err,
+		       const char *const *names)
+{
+	for (; *names; names++) {
+		if (mi_field_index(t, *names) < 0) {
+			set_err(err, 0, "%s:1: missing field '%s'", t->name, *names);
+			return false;
+		}
+	}
+	return true;
+}

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The one parser of the meminspect line format (docs/format.md): a header
+ * line of field names, then records of space-separated values whose last
+ * value runs to the end of the line, `#` notes kept aside, `-` = no value.
+ */
+#ifndef MI_PARSE_H
+#define MI_PARSE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct mi_table;
+
+struct mi_error {
+	int sys_errno;	/* errno of a failed open/read; 0 for a format error */
+	char msg[512];	/* "PATH:LINE: what is wrong", ready to print */
+};
+
+/* Both return NULL and fill *err on any failure; never a partial table. */
+struct mi_table *mi_table_read(const char *path, struct mi_error *err);
+/* Parse text in memory; name is used in messages only. */
+struct mi_table *mi_table_parse(const char *text, size_t len,
+				const char *name, struct mi_error *err);
+void mi_table_free(struct mi_table *t);
+
+const char *mi_table_name(const struct mi_table *t);
+size_t mi_nfields(const struct mi_table *t);
+const char *mi_field_name(const struct mi_table *t, size_t col);
+int mi_field_index(const struct mi_table *t, const char *name); /* -1: none */
+
+size_t mi_nrecords(const struct mi_table *t);
+const char *mi_value(const struct mi_table *t, size_t rec, size_t col);
+/* Value of field `name` in record `rec`; NULL when the table has no such field. */
+const char *mi_get(const struct mi_table *t, size_t rec, const char *name);
+unsigned int mi_record_line(const struct mi_table *t, size_t rec);
+/* First record whose field `name` equals `value`; -1 if none. */
+long mi_find(const struct mi_table *t, const char *name, const char *value);
+
+size_t mi_nnotes(const struct mi_table *t);
+const char *mi_note(const struct mi_table *t, size_t i); /* text after "# " */
+
+/* Fail with a format error unless the table has every listed field (NULL-terminated). */
+bool mi_require_fields(const struct mi_table *t, struct mi_error *err,
+		       const char *const *names);
+
+/* `-`: the kernel cannot provide the value. */
+bool mi_is_none(const char *v);
+/* True for [a-z0-9_]+, the only legal field name. */
+bool mi_valid_name(const char *s);
+
+/*
+ * Strict decimal conversion: optional '-' (signed only), digits, nothing
+ * else -- no blanks, no '+', no trailing text. 0, -EINVAL or -ERANGE.
+ */
+int mi_parse_s64(const char *s, long long *out);
+int mi_parse_u64(const char *s, unsigned long long *out);
+/* s is a decimal integer that fits in s64 or u64. */
+bool mi_is_integer(const char *s);
+
+#endif

@@ -1,0 +1,367 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Host-side tests of the meminspect reader: parser, formatters, CLI and exit
+# statuses, on fixture files. Prints TAP; exits non-zero if any test fails.
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+M=$here/../meminspect
+P=$here/mi_probe
+FX=$here/fixtures
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# The host's own /sys must not leak into the tests: an empty fake sysfs.
+mkdir -p "$tmp/sys/kernel/debug"
+export MEMINSPECT_SYSFS=$tmp/sys
+unset MEMINSPECT_DIR
+
+n=0
+failed=0
+
+ok() { # STATUS DESCRIPTION [DIAGNOSTIC]
+	n=$((n + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2"
+		failed=$((failed + 1))
+		[ -n "${3:-}" ] && sed 's/^/#   /' <<<"$3"
+	fi
+	return 0
+}
+
+is() { # DESCRIPTION WANT GOT
+	if [ "$2" == "$3" ]; then ok 0 "$1"; else ok 1 "$1" "want: $2"$'\n'"got:  $3"; fi
+}
+
+has() { # DESCRIPTION NEEDLE HAYSTACK
+	if [[ "$3" == *"$2"* ]]; then ok 0 "$1"; else ok 1 "$1" "no '$2' in: $3"; fi
+}
+
+skip() {
+	n=$((n + 1))
+	echo "ok $n - $1 # SKIP $2"
+}
+
+# run CMD...: sets out, err, rc
+run() {
+	out=$("$@" 2>"$tmp/stderr")
+	rc=$?
+	err=$(<"$tmp/stderr")
+}
+
+# ---- integer helpers ----
+
+for c in "s64 123:123" "s64 -5:-5" "s64 0:0" \
+	"s64 9223372036854775807:9223372036854775807" "s64 -9223372036854775808:-9223372036854775808" \
+	"s64 9223372036854775808:ERANGE" "s64 :EINVAL" "s64 -:EINVAL" "s64 +1:EINVAL" \
+	"s64  1:EINVAL" "s64 1x:EINVAL" "s64 0x10:EINVAL" "s64 1 :EINVAL" \
+	"u64 18446744073709551615:18446744073709551615" "u64 18446744073709551616:ERANGE" \
+	"u64 -1:EINVAL"; do
+	kind=${c%% *} rest=${c#* } arg=${rest%:*} want=${rest##*:}
+	run "$P" "$kind" "$arg"
+	is "$kind '$arg' -> $want" "$want" "$out"
+done
+
+# ---- parser: good files ----
+
+run "$P" parse "$FX/module/summary"
+is "summary parses: header, records with line numbers, '-' kept" \
+"fields: field|value|unit
+2: mem_total|2014232|kB
+3: mem_free|1800000|kB
+4: highest_free_order|10|order
+5: hugepages_total|0|pages
+6: unaccounted|-|kB" "$out"
+
+run "$P" parse "$FX/module/capabilities"
+has "last value runs to end of line" \
+	"8: ksyms|mechanism|yes|kprobe on kallsyms_lookup_name, IBT adjusted (-4)" "$out"
+has "last value keeps quotes and backslash verbatim" \
+	'7: summary.hugetlb|field|no|hugetlb "disabled" in this kernel\ (CONFIG_HUGETLB_PAGE=n)' "$out"
+
+run "$P" parse "$FX/parse/notes"
+is "notes kept aside, not records" \
+"fields: a|b
+3: 1|x
+5: 2|y z
+note: first note
+note: second note, no space" "$out"
+
+run "$P" parse "$FX/parse/header_only"
+is "header-only file is an empty table" "fields: node|zone|managed_kb|free_kb" "$out"
+
+run "$P" parse "$FX/parse/one_column"
+is "one-column table: the value is the whole line" \
+	$'fields: name\n2: only value with spaces' "$out"
+
+# ---- parser: malformed files are errors, never crashes ----
+
+printf 'field value unit\nmem\0total 1 kB\n' >"$tmp/nul_byte"
+for c in "too_few_values:too_few_values:2: record has 2 values, header has 3 fields" \
+	"empty_header:empty_header:1: empty header line" \
+	"empty_file:empty_file: empty file, expected a header line" \
+	"bad_name:bad_name:1: bad field name 'Value'" \
+	"double_space_header:double_space_header:1: bad field name ''" \
+	"no_final_newline:no_final_newline: no newline at end of file" \
+	"note_first:note_first:1: expected the header line, found a note" \
+	"duplicate_field:duplicate_field:1: duplicate field name 'field'" \
+	"empty_value:empty_value:2: empty value for field 'value'" \
+	"empty_last_value:empty_last_value:2: empty value for field 'unit'" \
+	"empty_line:empty_line:2: record has 1 value, header has 3 fields"; do
+	file=${c%%:*} msg=${c#*:}
+	run "$P" parse "$FX/bad/$file"
+	is "malformed $file: exit 1" 1 "$rc"
+	has "malformed $file: message" "$msg" "$err"
+done
+run "$P" parse "$tmp/nul_byte"
+is "NUL byte: exit 1" 1 "$rc"
+has "NUL byte: message" "NUL byte in file" "$err"
+run "$P" parse "$tmp/absent"
+has "missing file: errno kept for the caller" "No such file or directory (errno 2)" "$err"
+
+# ---- JSON escaping ----
+
+s=$'q"uote b\\ack tab\tnl\ncr\rctl\001\037del\177 \xc3\xa9'
+run "$P" json-string "$s"
+is "json-string escapes quotes, backslash, controls as \\uXXXX" \
+	'"q\"uote b\\ack tab\u0009nl\u000acr\u000dctl\u0001\u001fdel\u007f é"' "$out"
+got=$(jq -j . <<<"$out")
+is "json-string round-trips through jq" "$s" "$got"
+run "$P" json-string $'bad\xff\xc3(utf8\xed\xa0\x80'
+is "invalid UTF-8 becomes U+FFFD" '"bad\ufffd\ufffd(utf8\ufffd\ufffd\ufffd"' "$out"
+jq -e . >/dev/null <<<"$out"
+ok $? "invalid UTF-8 input still gives valid JSON"
+
+# A record is one line: the detail carries every special byte but newline.
+d=${s//$'\n'/}
+mkdir "$tmp/esc"
+printf 'name kind available detail\nsummary file yes %s\n' "$d" >"$tmp/esc/capabilities"
+run "$M" --dir "$tmp/esc" --json capabilities
+is "capabilities --json exits 0 on a control-char detail" 0 "$rc"
+is "detail with quotes/backslash/control chars survives JSON (jq)" "$d" \
+	"$(jq -j '.[0].detail' <<<"$out")"
+
+# ---- JSON shapes ----
+
+run "$M" --dir "$FX/module" --json summary
+is "summary --json: exit 0" 0 "$rc"
+jq -e '.mem_total == {"value": 2014232, "unit": "kB"} and .unaccounted.value == null
+	and .highest_free_order.value == 10 and (.mem_free.value | type) == "number"
+	and (keys | length) == 5' >/dev/null <<<"$out"
+ok $? "summary --json: object keyed by field, numbers, null for '-'" "$out"
+
+run "$M" --dir "$FX/module" --json capabilities
+jq -e 'length == 7 and .[0] == {"name": "summary", "kind": "file", "available": "yes", "detail": null}
+	and .[5].detail == "hugetlb \"disabled\" in this kernel\\ (CONFIG_HUGETLB_PAGE=n)"' \
+	>/dev/null <<<"$out"
+ok $? "capabilities --json: array of objects" "$out"
+
+run "$M" --dir "$FX/module" --json report
+is "report --json: exit 0" 0 "$rc"
+is "report --json: one key per available file" '["capabilities","summary","zones"]' \
+	"$(jq -c keys <<<"$out")"
+jq -e '.summary.mem_total.value == 2014232 and .zones[1] ==
+	{"node": 0, "zone": "Normal", "managed_kb": 1998872, "free_kb": 1785000}
+	and (.capabilities | length) == 7' >/dev/null <<<"$out"
+ok $? "report --json: each file in its own shape" "$out"
+is "report --json: notes go to stderr, not lost" \
+	"meminspect: zones: note: estimated: free counts read without zone->lock" "$err"
+
+run "$P" json "$tmp/nul_byte"
+is "probe json refuses a NUL-byte file" 1 "$rc"
+printf 'a b\n007 -0\n' >"$tmp/leading_zero"
+run "$P" json "$tmp/leading_zero"
+is "integers are normalised to JSON numbers" '[{"a":7,"b":0}]' "$(jq -c . <<<"$out")"
+printf 'a b\n18446744073709551615 -9223372036854775809\n' >"$tmp/big"
+run "$P" json "$tmp/big"
+has "u64 max is a JSON number" '"a": 18446744073709551615' "$out"
+has "out-of-range s64 stays a string" '"b": "-9223372036854775809"' "$out"
+
+# ---- table formatter ----
+
+run "$M" --dir "$FX/module" summary
+is "summary table: aligned, numbers right-aligned" \
+"field                 value  unit
+mem_total           2014232  kB
+mem_free            1800000  kB
+highest_free_order       10  order
+hugepages_total           0  pages
+unaccounted               -  kB" "$out"
+
+run "$M" --dir "$FX/module" --human summary
+is "summary --human: kB scaled, other units untouched" \
+"field               value  unit
+mem_total            1.92  GiB
+mem_free             1.72  GiB
+highest_free_order     10  order
+hugepages_total         0  pages
+unaccounted             -  kB" "$out"
+
+run "$P" table-human "$FX/module/zones"
+is "_kb columns scaled in place, notes after the table" \
+"node  zone    managed_kb   free_kb
+   0  DMA         15 MiB  14.6 MiB
+   0  Normal    1.91 GiB  1.70 GiB
+# estimated: free counts read without zone->lock" "$out"
+
+run "$P" table "$FX/parse/header_only"
+is "empty table prints the header only" "node  zone  managed_kb  free_kb" "$out"
+
+for c in "2014232 1024:1.92 GiB" "512 1024:512 KiB" "0 1024:0 B" "1023 1:1023 B" \
+	"1536 1:1.50 KiB" "-2048 1024:-2 MiB"; do
+	run "$P" human ${c%%:*}
+	is "human ${c%%:*} -> ${c#*:}" "${c#*:}" "$out"
+done
+
+# ---- Prometheus primitives ----
+
+run "$P" prom-name meminspect_ summary.mem-total
+is "prom metric name: invalid chars become _" meminspect_summary_mem_total "$out"
+run "$P" prom-name "" 9lives:x
+is "prom metric name: leading digit guarded, ':' replaced" _9lives_x "$out"
+run "$P" prom-name meminspect_ summary 8
+is "prom metric name: too small a buffer is an error" "1 too long" "$rc $out"
+run "$P" prom-label $'a\\b"c\nd'
+is "prom label value: backslash, quote, newline escaped" '"a\\b\"c\nd"' "$out"
+
+# ---- report and per-file checks through the CLI ----
+
+run "$M" --dir "$FX/module" report
+is "report: exit 0" 0 "$rc"
+has "report: heading per file" "== zones ==" "$out"
+has "report: unavailable file listed with its reason" \
+	"== slab == (not available: slab internals unknown on this kernel (no BTF))" "$out"
+
+mkdir "$tmp/broken"
+cp "$FX/module/summary" "$tmp/broken/"
+cp "$FX/bad/too_few_values" "$tmp/broken/zones"
+printf 'name kind available detail\nzones file yes -\nsummary file yes -\n' >"$tmp/broken/capabilities"
+run "$M" --dir "$tmp/broken" report
+is "report with a broken file: exit 1" 1 "$rc"
+has "report with a broken file: still prints the others" "== summary ==" "$out"
+has "report with a broken file: names file and line" \
+	"zones:2: record has 2 values, header has 3 fields" "$err"
+
+mkdir "$tmp/badsum"
+printf 'field value unit\nmem_total 12k kB\n' >"$tmp/badsum/summary"
+run "$M" --dir "$tmp/badsum" summary
+is "summary value not an integer: exit 1" 1 "$rc"
+has "summary value not an integer: message" "summary:2: value is not an integer '12k'" "$err"
+printf 'field value\nmem_total 1\n' >"$tmp/badsum/summary"
+run "$M" --dir "$tmp/badsum" summary
+has "summary without unit column: message" "summary:1: missing field 'unit'" "$err"
+
+mkdir "$tmp/evil"
+printf 'name kind available detail\n../../etc/passwd file yes -\n' >"$tmp/evil/capabilities"
+run "$M" --dir "$tmp/evil" report
+is "capabilities naming ../ is refused: exit 1" 1 "$rc"
+has "capabilities naming ../ is refused: message" "unsafe file name '../../etc/passwd'" "$err"
+
+# ---- exit statuses ----
+
+run "$M" --dir /nonexistent summary
+is "--dir /nonexistent, module not loaded: exit 4" 4 "$rc"
+has "--dir /nonexistent, module not loaded: says how to load it" \
+	"insmod meminspect.ko (or modprobe meminspect)" "$err"
+
+mkdir -p "$tmp/sys/module/meminspect"
+run "$M" --dir /nonexistent summary
+is "--dir /nonexistent, module loaded: usage error 2" 2 "$rc"
+run "$M" summary
+is "default dir, debugfs not mounted: exit 3" 3 "$rc"
+has "default dir, debugfs not mounted: says how to mount it" \
+	"mount -t debugfs none $tmp/sys/kernel/debug" "$err"
+run env MEMINSPECT_DIR="$FX/module" "$M" summary
+is "MEMINSPECT_DIR is used when --dir is absent" "0 mem_total" "$rc $(sed -n '2s/ .*//p' <<<"$out")"
+
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
+	mkdir -p "$tmp/perm/meminspect"
+	cp "$FX/module/"* "$tmp/perm/meminspect/"
+	chmod 755 "$tmp" "$tmp/perm"
+	chmod 700 "$tmp/perm/meminspect"
+	run setpriv --reuid=65534 --regid=65534 --clear-groups "$M" --dir "$tmp/perm/meminspect" summary
+	is "non-root reading a root-only dir: exit 5" 5 "$rc"
+	has "non-root: says run as root" "not root; run meminspect as root" "$err"
+else
+	skip "non-root reading a root-only dir: exit 5" "needs root and setpriv"
+	skip "non-root: says run as root" "needs root and setpriv"
+fi
+
+run "$M" --dir "$FX/module/summary" summary
+is "--dir naming a file: usage error 2" 2 "$rc"
+mkdir "$tmp/nosummary"
+cp "$FX/module/capabilities" "$tmp/nosummary/"
+run "$M" --dir "$tmp/nosummary" summary
+is "module dir without summary: exit 1" 1 "$rc"
+
+run "$M" --bogus summary
+is "unknown option: exit 2" "2 meminspect: unknown option '--bogus'" "$rc $(head -1 <<<"$err")"
+run "$M" nosuch
+is "unknown command: exit 2" 2 "$rc"
+run "$M"
+is "missing command: exit 2" 2 "$rc"
+run "$M" summary extra
+is "extra argument: exit 2" 2 "$rc"
+run "$M" --dir
+is "--dir without argument: exit 2" 2 "$rc"
+"$M" --dir "$FX/module" summary >/dev/full 2>/dev/null
+is "write error (/dev/full): exit 1" 1 "$?"
+
+# The real statfs check needs a real debugfs: mount one in a private mount
+# namespace (the host's mounts are untouched) where the host allows it.
+if [ "$(id -u)" -eq 0 ] && [ ! -e /sys/module/meminspect ] &&
+	unshare -m --propagation private true 2>/dev/null; then
+	run env -u MEMINSPECT_SYSFS unshare -m --propagation private sh -c \
+		'mount -t debugfs none /sys/kernel/debug || exit 99; exec "$0" summary' "$M"
+	is "real debugfs mounted, module not loaded: exit 4" 4 "$rc"
+	has "real debugfs mounted, module not loaded: message" \
+		"/sys/kernel/debug/meminspect does not exist: the meminspect module is not loaded" "$err"
+else
+	skip "real debugfs mounted, module not loaded: exit 4" "needs root, unshare, no loaded module"
+	skip "real debugfs mounted, module not loaded: message" "needs root, unshare, no loaded module"
+fi
+
+# ---- help and version ----
+
+run "$M" --help
+is "--help: exit 0" 0 "$rc"
+for st in "0  success" "1  a file" "2  usage" "3  debugfs" "4  the meminspect module" "5  permission"; do
+	has "--help documents exit status ${st%% *}" "$st" "$out"
+done
+run "$M" summary --help
+has "summary --help shows the JSON shape" '{"mem_total": {"value": 2014232, "unit": "kB"}' "$out"
+run "$M" --version
+is "--version without module version file" \
+	$'meminspect 0.1.0\nmodule meminspect loaded, version unknown' "$out"
+echo 0.2.0 >"$tmp/sys/module/meminspect/version"
+run "$M" --version
+is "--version prints the module's version" $'meminspect 0.1.0\nmodule meminspect 0.2.0' "$out"
+is "--version warns when they differ" "meminspect: warning: reader 0.1.0 and module 0.2.0 differ" "$err"
+echo 0.1.0 >"$tmp/sys/module/meminspect/version"
+run "$M" --version
+is "--version: no warning when they match" "" "$err"
+
+# ---- build products ----
+
+if command -v file >/dev/null; then
+	has "binary is statically linked" "statically linked" "$(file -L "$M")"
+else
+	skip "binary is statically linked" "no file(1)"
+fi
+if command -v groff >/dev/null; then
+	run groff -man -ww -z "$here/../meminspect.8"
+	is "man page renders without groff warnings" "0 " "$rc $err"
+	# the EXIT STATUS section, up to the next section heading
+	sect=$(groff -man -Tascii "$here/../meminspect.8" 2>/dev/null | col -b |
+		sed -n '/^EXIT STATUS/,/^[A-Z]/p')
+	for st in 0 1 2 3 4 5; do
+		grep -qE "^ +$st +[A-Za-z]" <<<"$sect"
+		ok $? "man page documents exit status $st"
+	done
+else
+	skip "man page renders without groff warnings" "no groff"
+fi
+
+echo "1..$n"
+[ "$failed" -eq 0 ]
