@@ -1,0 +1,324 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers shared by the meminspect selftests.  Sourced, never run.
+# POSIX sh only: the guest has busybox 1.35 (ash, awk without libm).
+
+MI_DIR=${MI_DIR:-/sys/kernel/debug/meminspect}
+MI_KO=${MI_KO:-/meminspect/meminspect.ko}
+MI_TEST_KO=${MI_TEST_KO:-/meminspect/meminspect_test.ko}
+MI_READER=${MI_READER:-/usr/bin/meminspect}
+MI_DEBUGFS=${MI_DEBUGFS:-/sys/kernel/debug}
+MI_TEST_DIR=${MI_TEST_DIR:-$MI_DEBUGFS/meminspect_test}
+# Every guest kernel of the matrix is x86_64 with 4 KiB pages.
+MI_PAGE_KB=${MI_PAGE_KB:-4}
+# The TAP counter lives in a file: tests run in their own sh and may emit
+# results from subshells, and the numbers must grow across all of them.
+MI_TAP_COUNTER=${MI_TAP_COUNTER:-${TMPDIR:-/tmp}/meminspect-tap.count}
+[ -n "${ST_DIR:-}" ] || ST_DIR=$(cd "$(dirname "$0")" && pwd)
+
+# ---- TAP ------------------------------------------------------------------
+
+tap_count()
+{
+	cat "$MI_TAP_COUNTER" 2>/dev/null || echo 0
+}
+
+_tap_next()
+{
+	_n=$(($(tap_count) + 1))
+	echo "$_n" > "$MI_TAP_COUNTER"
+}
+
+# diag TEXT...: a TAP diagnostic line
+diag()
+{
+	echo "# $*"
+}
+
+# ok DESC / fail DESC / skip DESC REASON
+ok()
+{
+	_tap_next
+	echo "ok $_n - $*"
+}
+
+fail()
+{
+	_tap_next
+	echo "not ok $_n - $*"
+}
+
+skip()
+{
+	_tap_next
+	echo "ok $_n - $1 # SKIP $2"
+}
+
+# check DESC COMMAND...: ok if COMMAND succeeds
+check()
+{
+	_desc=$1
+	shift
+	if "$@"; then
+		ok "$_desc"
+	else
+		fail "$_desc"
+	fi
+}
+
+# ---- numbers --------------------------------------------------------------
+
+# is_num V: V is a (signed) decimal integer
+is_num()
+{
+	case $1 in
+	'' | - | *[!0-9-]* | ?*-*) return 1 ;;
+	esac
+	return 0
+}
+
+abs()
+{
+	if [ "$1" -lt 0 ]; then
+		echo $((-$1))
+	else
+		echo "$1"
+	fi
+}
+
+# diff A B: |A - B|
+diff_abs()
+{
+	abs $(($1 - $2))
+}
+
+min()
+{
+	if [ "$1" -lt "$2" ]; then echo "$1"; else echo "$2"; fi
+}
+
+max()
+{
+	if [ "$1" -gt "$2" ]; then echo "$1"; else echo "$2"; fi
+}
+
+# tol_of VALUE ABS PCT: the larger of ABS and PCT percent of |VALUE|
+tol_of()
+{
+	_t=$(($(abs "$1") * $3 / 100))
+	max "$2" "$_t"
+}
+
+# is_within GOT LO HI TOL: LO - TOL <= GOT <= HI + TOL (quiet)
+is_within()
+{
+	is_num "$1" || return 1
+	[ "$1" -ge $(($2 - $4)) ] && [ "$1" -le $(($3 + $4)) ]
+}
+
+# off_by GOT LO HI: how far GOT lies outside [LO, HI] (0 inside)
+off_by()
+{
+	if [ "$1" -lt "$2" ]; then
+		echo $(($2 - $1))
+	elif [ "$1" -gt "$3" ]; then
+		echo $(($1 - $3))
+	else
+		echo 0
+	fi
+}
+
+# within_msg NAME GOT LO HI TOL: one diagnostic with both values
+within_msg()
+{
+	if [ "$3" = "$4" ]; then
+		_ref=$3
+		_d=$(is_num "$2" && diff_abs "$2" "$3" || echo '?')
+	else
+		_ref="[$3, $4]"
+		if ! is_num "$2"; then
+			_d='?'
+		elif [ "$2" -lt "$3" ]; then
+			_d=$(($3 - $2))
+		elif [ "$2" -gt "$4" ]; then
+			_d=$(($2 - $4))
+		else
+			_d=0
+		fi
+	fi
+	diag "$1: got $2, reference $_ref, off by $_d, tolerance $5"
+}
+
+# check_within DESC GOT REF TOL: ok if |GOT - REF| <= TOL, else not ok
+# with both values as a diagnostic.
+check_within()
+{
+	check_between "$1" "$2" "$3" "$3" "$4"
+}
+
+# check_between DESC GOT LO HI TOL: as check_within against a bracket
+# [LO, HI] (a reference read before and after GOT).
+check_between()
+{
+	if is_within "$2" "$3" "$4" "$5"; then
+		ok "$1"
+	else
+		fail "$1"
+		within_msg "$1" "$2" "$3" "$4" "$5"
+	fi
+}
+
+# ---- reading meminspect tables ------------------------------------------
+
+# mi_lookup FILE KEY [COLUMN]: the value in column COLUMN (default: the
+# second one) of the record whose first value is KEY.  Fails if there is
+# no such record or column.  The last column runs to the end of the line.
+mi_lookup()
+{
+	awk -v key="$2" -v col="${3:-}" '
+	NR == 1 {
+		for (i = 1; i <= NF; i++)
+			idx[$i] = i
+		nh = NF
+		c = col == "" ? 2 : idx[col]
+		if (!c)
+			exit 1
+		next
+	}
+	/^#/ { next }
+	$1 == key {
+		if (c < nh) {
+			print $c
+		} else {
+			line = $0
+			for (i = 1; i < c; i++)
+				sub(/^[^ ]* /, "", line)
+			print line
+		}
+		found = 1
+		exit
+	}
+	END { exit !found }' "$1"
+}
+
+# mi_field FILE NAME: summary-style lookup (header "field value unit")
+mi_field()
+{
+	mi_lookup "$1" "$2" value
+}
+
+# mi_keys FILE: the first value of every record
+mi_keys()
+{
+	awk 'NR > 1 && !/^#/ { print $1 }' "$1"
+}
+
+# cap_available NAME [FILE] / cap_detail NAME [FILE]: a capabilities row's
+# "available" (yes/no) and "detail" (free text)
+cap_available()
+{
+	mi_lookup "${2:-$MI_DIR/capabilities}" "$1" available
+}
+
+cap_detail()
+{
+	mi_lookup "${2:-$MI_DIR/capabilities}" "$1" detail
+}
+
+# ---- kernel anchors -------------------------------------------------------
+
+# meminfo NAME [FILE]: the number of /proc/meminfo line "NAME:" (kB, or a
+# plain count for HugePages_*).  Fails if the kernel has no such line.
+meminfo()
+{
+	awk -v k="$1:" '$1 == k { print $2; f = 1; exit } END { exit !f }' \
+		"${2:-/proc/meminfo}"
+}
+
+# zoneinfo_managed_pages [FILE]: sum of every zone's "managed" count
+zoneinfo_managed_pages()
+{
+	awk '$1 == "managed" { s += $2 } END { printf "%d\n", s }' \
+		"${1:-/proc/zoneinfo}"
+}
+
+# zoneinfo_pcp_pages [FILE]: sum of every per-cpu pageset's "count"
+zoneinfo_pcp_pages()
+{
+	awk '$1 == "count:" { s += $2 } END { printf "%d\n", s }' \
+		"${1:-/proc/zoneinfo}"
+}
+
+# buddy_highest_order [FILE]: highest order with a free block, -1 if none
+buddy_highest_order()
+{
+	awk '$1 == "Node" {
+		for (i = 5; i <= NF; i++)
+			if ($i > 0 && i - 5 > h)
+				h = i - 5
+	}
+	BEGIN { h = -1 }
+	END { print h }' "${1:-/proc/buddyinfo}"
+}
+
+# buddy_above_kb ORDER [FILE]: kB free in blocks of order > ORDER
+buddy_above_kb()
+{
+	awk -v o="$1" -v pk="$MI_PAGE_KB" '$1 == "Node" {
+		sz = pk
+		for (i = 5; i <= NF; i++) {
+			if (i - 5 > o)
+				s += $i * sz
+			sz *= 2
+		}
+	}
+	END { printf "%d\n", s }' "${2:-/proc/buddyinfo}"
+}
+
+# ---- environment ----------------------------------------------------------
+
+mi_loaded()
+{
+	[ -d /sys/module/meminspect ]
+}
+
+debugfs_mounted()
+{
+	awk -v d="$MI_DEBUGFS" '$2 == d && $3 == "debugfs" { f = 1 }
+		END { exit !f }' /proc/mounts
+}
+
+# mi_restore: put back what a test may have taken away (debugfs, module).
+# Only for the real thing: a dry run against a copy (MI_DIR elsewhere)
+# must not mount or load anything on the host.
+mi_restore()
+{
+	case $MI_DIR in
+	"$MI_DEBUGFS"/*) ;;
+	*) return 0 ;;
+	esac
+	if ! debugfs_mounted; then
+		diag "remounting debugfs on $MI_DEBUGFS"
+		mount -t debugfs debugfs "$MI_DEBUGFS"
+	fi
+	if ! mi_loaded; then
+		diag "reloading $MI_KO"
+		insmod "$MI_KO"
+	fi
+}
+
+# mi_tmpdir: a fresh directory for one test's scratch files
+mi_tmpdir()
+{
+	_d=${TMPDIR:-/tmp}/mi.$$.${1:-t}
+	rm -rf "$_d"
+	mkdir -p "$_d" && echo "$_d"
+}
+
+# require_file FILE: emit not ok and exit if FILE is unreadable
+require_file()
+{
+	if [ ! -r "$1" ]; then
+		fail "$1 is readable"
+		exit 0
+	fi
+}

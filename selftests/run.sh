@@ -1,0 +1,59 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Run the meminspect selftests inside the guest and print TAP 13 on stdout.
+#
+#   run.sh [test_NAME.sh ...]     (default: every test_*.sh, in name order)
+#
+# Result lines are numbered across all tests.  No plan line: the host
+# appends its own result line and the plan.  A test that exits non-zero,
+# times out (MI_TEST_TIMEOUT seconds, default 300) or reports nothing
+# gets a "not ok" line of its own.
+
+ST_DIR=$(cd "$(dirname "$0")" && pwd)
+MI_TAP_COUNTER=${TMPDIR:-/tmp}/meminspect-tap.$$
+MI_TEST_TIMEOUT=${MI_TEST_TIMEOUT:-300}
+export ST_DIR MI_TAP_COUNTER
+. "$ST_DIR/lib.sh"
+export MI_DIR MI_KO MI_TEST_KO MI_READER MI_DEBUGFS MI_PAGE_KB
+
+echo 0 > "$MI_TAP_COUNTER" || exit 1
+echo "TAP version 13"
+diag "meminspect selftests: kernel ${MI_KERNEL:-?} ($(uname -r)), $(nproc) CPUs," \
+	"MemTotal $(meminfo MemTotal) kB"
+
+if [ $# -eq 0 ]; then
+	set -- "$ST_DIR"/test_*.sh
+fi
+
+for t in "$@"; do
+	case $t in
+	*/*) ;;
+	*) t=$ST_DIR/$t ;;
+	esac
+	name=${t##*/}
+	diag "$name"
+	before=$(tap_count)
+	# -k: a test whose TERM trap hangs is killed 30 s later.  stderr
+	# becomes "# " lines so that stdout stays pure TAP.
+	{
+		{
+			timeout -k 30 "$MI_TEST_TIMEOUT" sh "$t" \
+				< /dev/null 2>&1 1>&3 3>&-
+			echo $? > "$MI_TAP_COUNTER.rc"
+		} | sed 's/^/# stderr: /'
+	} 3>&1
+	rc=$(cat "$MI_TAP_COUNTER.rc")
+	after=$(tap_count)
+	if [ "$rc" -eq 143 ] || [ "$rc" -eq 137 ]; then
+		fail "$name timed out after $MI_TEST_TIMEOUT s (status $rc)"
+	elif [ "$rc" -ne 0 ]; then
+		fail "$name exited with status $rc"
+	elif [ "$after" -eq "$before" ]; then
+		fail "$name reported no results"
+	fi
+	# a failed test must not take the module or debugfs from the next one
+	mi_restore
+done
+
+rm -f "$MI_TAP_COUNTER" "$MI_TAP_COUNTER.rc"
+exit 0

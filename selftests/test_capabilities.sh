@@ -1,0 +1,167 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# capabilities: the file parses, lists every file of $MI_DIR exactly once,
+# and its summary.* field rows agree with what summary shows.
+. "${ST_DIR:-$(dirname "$0")}/lib.sh"
+
+T=$(mi_tmpdir caps) || exit 1
+trap 'rm -rf "$T"' EXIT
+
+require_file "$MI_DIR/capabilities"
+require_file "$MI_DIR/summary"
+cat "$MI_DIR/capabilities" > "$T/caps"
+cat "$MI_DIR/summary" > "$T/summary"
+
+# ends_with_newline FILE
+ends_with_newline()
+{
+	[ -s "$1" ] && [ "$(tail -c 1 "$1" | od -An -c | tr -d ' ')" = '\n' ]
+}
+
+# -- capabilities format ---------------------------------------------------
+
+hdr=$(head -n 1 "$T/caps")
+if [ "$hdr" = "name kind available detail" ]; then
+	ok "capabilities: header is 'name kind available detail'"
+else
+	fail "capabilities: header is 'name kind available detail'"
+	diag "header: '$hdr'"
+fi
+
+check "capabilities: ends with a newline" ends_with_newline "$T/caps"
+
+bad=$(awk 'NR > 1 && !/^#/ {
+	why = ""
+	if (NF < 4 || $0 ~ /^ / || $0 ~ /  /)
+		why = "fewer than 4 single-space separated values"
+	else if ($2 != "file" && $2 != "field" && $2 != "mechanism")
+		why = "kind is not file/field/mechanism"
+	else if ($3 != "yes" && $3 != "no")
+		why = "available is not yes/no"
+	else if ($1 !~ /^[a-z0-9_.]+$/)
+		why = "bad name"
+	if (why != "")
+		printf "line %d: %s: %s\n", NR, why, $0
+}' "$T/caps")
+if [ -z "$bad" ]; then
+	ok "capabilities: every record has name, kind, yes/no and a detail"
+else
+	fail "capabilities: every record has name, kind, yes/no and a detail"
+	echo "$bad" | sed 's/^/# /'
+fi
+
+dups=$(awk 'NR > 1 && !/^#/ { print $1 }' "$T/caps" | sort | uniq -d)
+if [ -z "$dups" ]; then
+	ok "capabilities: names are unique"
+else
+	fail "capabilities: names are unique"
+	diag "repeated: $(echo $dups)"
+fi
+
+nrec=$(awk 'NR > 1 && !/^#/ { n++ } END { print n + 0 }' "$T/caps")
+diag "capabilities: $nrec records," \
+	"$(awk 'NR > 1 && $3 == "no" { n++ } END { print n + 0 }' "$T/caps") unavailable"
+awk 'NR > 1 && $3 == "no" { print "# unavailable: " $0 }' "$T/caps"
+
+# -- one file row per file, and every file row's file exists ------------------
+
+for f in "$MI_DIR"/*; do
+	[ -e "$f" ] || continue
+	name=${f##*/}
+	n=$(awk -v f="$name" 'NR > 1 && $1 == f && $2 == "file" { n++ }
+		END { print n + 0 }' "$T/caps")
+	if [ "$n" -eq 1 ]; then
+		ok "capabilities: file $name has one file row"
+	else
+		fail "capabilities: file $name has one file row"
+		diag "$name has $n rows of kind file"
+	fi
+done
+
+for name in $(awk 'NR > 1 && !/^#/ && $2 == "file" { print $1 }' "$T/caps"); do
+	avail=$(mi_lookup "$T/caps" "$name" available)
+	if [ -e "$MI_DIR/$name" ]; then
+		ok "capabilities: file row $name ($avail): $MI_DIR/$name exists"
+	else
+		fail "capabilities: file row $name ($avail): $MI_DIR/$name exists"
+	fi
+done
+
+check "capabilities: summary has a file row saying yes" \
+	[ "$(mi_lookup "$T/caps" summary available)" = yes ]
+
+# -- summary format ------------------------------------------------------------
+
+hdr=$(head -n 1 "$T/summary")
+if [ "$hdr" = "field value unit" ]; then
+	ok "summary: header is 'field value unit'"
+else
+	fail "summary: header is 'field value unit'"
+	diag "header: '$hdr'"
+fi
+
+check "summary: ends with a newline" ends_with_newline "$T/summary"
+
+bad=$(awk 'NR > 1 && !/^#/ {
+	why = ""
+	if (NF != 3 || $0 ~ /^ / || $0 ~ /  /)
+		why = "not 3 single-space separated values"
+	else if ($1 !~ /^[a-z0-9_]+$/)
+		why = "bad field name"
+	else if ($2 != "-" && $2 !~ /^-?[0-9]+$/)
+		why = "value is neither an integer nor -"
+	else if ($3 != "kB" && $3 != "pages" && $3 != "order")
+		why = "unit is not kB/pages/order"
+	if (why != "")
+		printf "line %d: %s: %s\n", NR, why, $0
+}' "$T/summary")
+if [ -z "$bad" ]; then
+	ok "summary: every record is 'field number-or-dash unit'"
+else
+	fail "summary: every record is 'field number-or-dash unit'"
+	echo "$bad" | sed 's/^/# /'
+fi
+
+# -- summary.X field rows against summary -------------------------------------
+
+rows=$(awk 'NR > 1 && !/^#/ && $2 == "field" && $1 ~ /^summary\./ {
+	print substr($1, 9) }' "$T/caps")
+[ -n "$rows" ] || diag "capabilities has no summary.* field rows"
+for x in $rows; do
+	avail=$(mi_lookup "$T/caps" "summary.$x" available)
+	v=$(mi_field "$T/summary" "$x")
+	if [ $? -ne 0 ]; then
+		fail "summary.$x ($avail): summary has field $x"
+		continue
+	fi
+	if [ "$avail" = yes ]; then
+		if is_num "$v"; then
+			ok "summary.$x is available and summary shows a number ($v)"
+		else
+			fail "summary.$x is available and summary shows a number"
+			diag "summary $x = '$v'"
+		fi
+	else
+		if [ "$v" = - ]; then
+			ok "summary.$x is unavailable and summary shows -"
+		else
+			fail "summary.$x is unavailable and summary shows -"
+			diag "summary $x = '$v'; detail: $(mi_lookup "$T/caps" "summary.$x" detail)"
+		fi
+	fi
+done
+
+# the other way round: a "-" in summary is explained by capabilities
+unexplained=""
+for x in $(awk 'NR > 1 && !/^#/ && $2 == "-" { print $1 }' "$T/summary"); do
+	[ "$(mi_lookup "$T/caps" "summary.$x" available)" = no ] ||
+		unexplained="$unexplained $x"
+done
+if [ -z "$unexplained" ]; then
+	ok "summary: every '-' has a summary.FIELD row saying no"
+else
+	fail "summary: every '-' has a summary.FIELD row saying no"
+	diag "without a 'no' row:$unexplained"
+fi
+
+exit 0
