@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * capabilities: header "name kind available detail", one record per row
+ * that a feature registered (docs/capabilities.md).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kernel.h>	/* va_list on every version */
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/seq_file.h>
+
+#include "capabilities.h"
+
+static LIST_HEAD(mi_cap_tables);
+static DEFINE_MUTEX(mi_cap_lock);	/* protects mi_cap_tables */
+
+static const char *const mi_cap_kind_names[MI_CAP_NR_KINDS] = {
+	[MI_CAP_FILE] = "file",
+	[MI_CAP_FIELD] = "field",
+	[MI_CAP_MECHANISM] = "mechanism",
+};
+
+void mi_cap_set(struct mi_cap *cap, bool available, const char *fmt, ...)
+{
+	va_list args;
+
+	cap->available = available;
+	va_start(args, fmt);
+	vscnprintf(cap->detail, sizeof(cap->detail), fmt, args);
+	va_end(args);
+}
+
+void mi_caps_register(struct mi_cap_table *table, struct mi_cap *caps,
+		      unsigned int nr)
+{
+	table->caps = caps;
+	table->nr = nr;
+	mutex_lock(&mi_cap_lock);
+	list_add_tail(&table->node, &mi_cap_tables);
+	mutex_unlock(&mi_cap_lock);
+}
+
+void mi_caps_unregister(struct mi_cap_table *table)
+{
+	mutex_lock(&mi_cap_lock);
+	list_del(&table->node);
+	mutex_unlock(&mi_cap_lock);
+}
+
+static int mi_capabilities_show(struct seq_file *m, void *unused)
+{
+	const struct mi_cap_table *table;
+	enum mi_cap_kind kind;
+	unsigned int i;
+
+	seq_puts(m, "name kind available detail\n");
+	mutex_lock(&mi_cap_lock);
+	for (kind = 0; kind < MI_CAP_NR_KINDS; kind++) {
+		list_for_each_entry(table, &mi_cap_tables, node) {
+			for (i = 0; i < table->nr; i++) {
+				const struct mi_cap *cap = &table->caps[i];
+
+				if (cap->kind != kind)
+					continue;
+				seq_printf(m, "%s %s %s %s\n", cap->name,
+					   mi_cap_kind_names[kind],
+					   cap->available ? "yes" : "no",
+					   cap->detail[0] ? cap->detail : "-");
+			}
+		}
+	}
+	mutex_unlock(&mi_cap_lock);
+	return 0;
+}
+
+static int mi_capabilities_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, mi_capabilities_show, NULL);
+}
+
+const struct file_operations mi_capabilities_fops = {
+	.owner = THIS_MODULE,
+	.open = mi_capabilities_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+};

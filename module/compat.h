@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Every difference between the supported kernels, one small function each.
+ * The MI_HAVE_* flags come from probe.sh (run by Kbuild); each function
+ * cites the upstream change it follows.  Nothing here checks
+ * LINUX_VERSION_CODE: distribution backports would defeat that.
+ */
+#ifndef MI_COMPAT_H
+#define MI_COMPAT_H
+
+#include <linux/compiler.h>
+#include <linux/mmzone.h>
+#include <linux/percpu.h>
+#include <linux/uaccess.h>
+#include <linux/vmstat.h>
+#ifdef CONFIG_X86_KERNEL_IBT
+#include <asm/ibt.h>
+#endif
+
+#ifdef MI_PROBE_FAILED
+#error "probe.sh could not read the kernel headers; see its message"
+#endif
+
+/*
+ * "mm: memcontrol: account pagetables per node" (f0c0c115fb81, v5.11)
+ * moved NR_PAGETABLE from the zone counters to the node counters.
+ */
+static inline unsigned long mi_nr_pagetable(void)
+{
+#ifdef MI_HAVE_NODE_PAGETABLE
+	return global_node_page_state(NR_PAGETABLE);
+#else
+	return global_zone_page_state(NR_PAGETABLE);
+#endif
+}
+
+static inline const char *mi_nr_pagetable_source(void)
+{
+#ifdef MI_HAVE_NODE_PAGETABLE
+	return "NR_PAGETABLE (node counter)";
+#else
+	return "NR_PAGETABLE (zone counter)";
+#endif
+}
+
+/*
+ * "mm: add NR_SECONDARY_PAGETABLE to count secondary page table uses."
+ * (ebc97a52b5d6, v6.0).  Returns false where the counter does not exist.
+ */
+static inline bool mi_nr_sec_pagetable(unsigned long *pages)
+{
+#ifdef MI_HAVE_NR_SECONDARY_PAGETABLE
+	*pages = global_node_page_state(NR_SECONDARY_PAGETABLE);
+	return true;
+#else
+	*pages = 0;
+	return false;
+#endif
+}
+
+/*
+ * "mm: memcg: add swapcache stat for memcg v2" (b6038942480e, v5.12) added
+ * NR_SWAPCACHE, which /proc/meminfo reads from then on.  Before it the
+ * count comes from total_swapcache_pages(), which is not exported: returns
+ * false and the caller looks it up.  Without CONFIG_SWAP there is no swap
+ * cache at all.
+ */
+static inline bool mi_nr_swapcache(unsigned long *pages)
+{
+#if !IS_ENABLED(CONFIG_SWAP)
+	*pages = 0;
+	return true;
+#elif defined(MI_HAVE_NR_SWAPCACHE)
+	*pages = global_node_page_state(NR_SWAPCACHE);
+	return true;
+#else
+	*pages = 0;
+	return false;
+#endif
+}
+
+static inline const char *mi_swapcache_source(void)
+{
+#if !IS_ENABLED(CONFIG_SWAP)
+	return "no CONFIG_SWAP: 0";
+#else
+	return "NR_SWAPCACHE";
+#endif
+}
+
+/*
+ * "mm: vmalloc: streamline vmalloc memory accounting" (Johannes Weiner,
+ * 2026; in 7.3, not in 6.12) replaced the unexported vmalloc_nr_pages()
+ * with the node counter NR_VMALLOC.  Returns false before it: the caller
+ * looks vmalloc_nr_pages() up.
+ */
+static inline bool mi_nr_vmalloc(unsigned long *pages)
+{
+#ifdef MI_HAVE_NR_VMALLOC
+	*pages = global_node_page_state(NR_VMALLOC);
+	return true;
+#else
+	*pages = 0;
+	return false;
+#endif
+}
+
+/*
+ * "mm: add NR_ZSMALLOC to vmstat" (91537fee0013, v4.8): NR_ZSPAGES exists
+ * only with CONFIG_ZSMALLOC; without zsmalloc there are no zspages.
+ */
+static inline bool mi_nr_zspages(unsigned long *pages)
+{
+#if !IS_ENABLED(CONFIG_ZSMALLOC)
+	*pages = 0;
+	return true;
+#elif defined(MI_HAVE_NR_ZSPAGES)
+	*pages = global_zone_page_state(NR_ZSPAGES);
+	return true;
+#else
+	*pages = 0;
+	return false;
+#endif
+}
+
+/*
+ * "mm: rename and change semantics of nr_indirectly_reclaimable_bytes"
+ * (b29940c1abd7, v4.20): NR_KERNEL_MISC_RECLAIMABLE.
+ */
+static inline bool mi_nr_kernel_misc_reclaimable(unsigned long *pages)
+{
+#ifdef MI_HAVE_NR_KERNEL_MISC_RECLAIMABLE
+	*pages = global_node_page_state(NR_KERNEL_MISC_RECLAIMABLE);
+	return true;
+#else
+	*pages = 0;
+	return false;
+#endif
+}
+
+/*
+ * Pages on one CPU's per-cpu free list of @zone.
+ * "mm/page_alloc: split per cpu page lists and zone stats" (28f836b6777b,
+ * v5.14) turned zone->pageset->pcp.count into zone->per_cpu_pageset->count.
+ * The owning CPU changes count under its pcp lock; a summary reads it
+ * racily, as /proc/zoneinfo does.
+ */
+static inline int mi_zone_pcp_count(struct zone *zone, int cpu)
+{
+#ifdef MI_HAVE_PER_CPU_PAGESET
+	/* racy read of another CPU's count, as /proc/zoneinfo */
+	return data_race(READ_ONCE(per_cpu_ptr(zone->per_cpu_pageset,
+					       cpu)->count));
+#else
+	/* racy read of another CPU's count, as /proc/zoneinfo */
+	return data_race(READ_ONCE(per_cpu_ptr(zone->pageset,
+					       cpu)->pcp.count));
+#endif
+}
+
+/*
+ * Is the instruction at @addr an ENDBR, or the NOP that the kernel seals an
+ * unused ENDBR with at boot ("x86/alternative: Use .ibt_endbr_seal to seal
+ * indirect calls", v5.18)?  The kernel's own test is used because the
+ * sealing NOP changed over time.  "x86/ibt: Clean up is_endbr()" (Peter
+ * Zijlstra, Nov 2024; not in 6.12, in 7.3) renamed the value test
+ * is_endbr(u32) to __is_endbr(u32).  Without CONFIG_X86_KERNEL_IBT the kernel
+ * is built without ENDBRs ("x86/ibt: Base IBT bits", v5.18, added the
+ * header).
+ */
+static inline bool mi_is_endbr(unsigned long addr)
+{
+#ifdef CONFIG_X86_KERNEL_IBT
+	u32 insn;
+
+	if (copy_from_kernel_nofault(&insn, (const void *)addr, sizeof(insn)))
+		return false;
+#ifdef MI_HAVE___IS_ENDBR
+	return __is_endbr(insn);
+#else
+	return is_endbr(insn);
+#endif
+#else
+	return false;
+#endif
+}
+
+#endif /* MI_COMPAT_H */

@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * meminspect: read-only views of kernel memory state under
+ * /sys/kernel/debug/meminspect/.  This file builds and removes the debugfs
+ * tree; every file's content lives in its own source file.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/debugfs.h>
+#include <linux/err.h>
+#include <linux/init.h>
+#include <linux/module.h>
+
+#include "capabilities.h"
+#include "ksyms.h"
+#include "summary.h"
+
+/*
+ * The files, all 0400: they show kernel internals, for root only.
+ *
+ * Unloading while a reader is busy is safe: debugfs hands each open file
+ * a proxy, whose open takes a reference on fops->owner (THIS_MODULE), so
+ * the module cannot be removed while any file is open; and
+ * debugfs_remove_recursive() waits for calls already inside a proxy, so a
+ * file being opened as the module goes away sees it removed, never freed
+ * code.
+ */
+static const struct mi_file {
+	const char *name;
+	const struct file_operations *fops;
+	const char *detail;
+} mi_files[] = {
+	{ "summary", &mi_summary_fops,
+	  "memory totals with their /proc/meminfo counterparts" },
+	{ "capabilities", &mi_capabilities_fops,
+	  "what this module provides on this kernel, and how" },
+};
+
+static struct mi_cap mi_file_caps[ARRAY_SIZE(mi_files)];
+static struct mi_cap_table mi_file_table;
+static struct dentry *mi_dir;
+
+static int __init mi_init(void)
+{
+	unsigned int i;
+	int err;
+
+	mi_ksyms_init();
+	mi_summary_init();
+
+	for (i = 0; i < ARRAY_SIZE(mi_files); i++) {
+		mi_file_caps[i].name = mi_files[i].name;
+		mi_file_caps[i].kind = MI_CAP_FILE;
+		mi_cap_set(&mi_file_caps[i], true, "%s", mi_files[i].detail);
+	}
+	mi_caps_register(&mi_file_table, mi_file_caps, ARRAY_SIZE(mi_file_caps));
+
+	mi_dir = debugfs_create_dir(KBUILD_MODNAME, NULL);
+	if (IS_ERR(mi_dir)) {
+		err = PTR_ERR(mi_dir);
+		pr_err("cannot create the debugfs directory: %d\n", err);
+		goto unregister_files;
+	}
+	for (i = 0; i < ARRAY_SIZE(mi_files); i++) {
+		struct dentry *file;
+
+		file = debugfs_create_file(mi_files[i].name, 0400, mi_dir, NULL,
+					   mi_files[i].fops);
+		if (IS_ERR(file)) {
+			err = PTR_ERR(file);
+			pr_err("cannot create debugfs file %s: %d\n",
+			       mi_files[i].name, err);
+			goto remove_dir;
+		}
+	}
+	return 0;
+
+remove_dir:
+	debugfs_remove_recursive(mi_dir);
+unregister_files:
+	mi_caps_unregister(&mi_file_table);
+	mi_summary_exit();
+	mi_ksyms_exit();
+	return err;
+}
+
+static void __exit mi_exit(void)
+{
+	debugfs_remove_recursive(mi_dir);
+	mi_caps_unregister(&mi_file_table);
+	mi_summary_exit();
+	mi_ksyms_exit();
+}
+
+module_init(mi_init);
+module_exit(mi_exit);
+
+MODULE_DESCRIPTION("Read-only views of kernel memory state in debugfs");
+MODULE_LICENSE("GPL");
+MODULE_VERSION("0.1.0");
