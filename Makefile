@@ -55,7 +55,7 @@ build/$(KERNEL)/helper/meminspect_test.ko: $(HELPER_SRC)
 
 run:
 	scripts/setup
-	scripts/vm-run --kernel $(RUN_KERNEL) -- meminspect report
+	scripts/vm-run --kernel $(RUN_KERNEL) --out build/vm/run -- meminspect report
 
 check:
 	scripts/setup
