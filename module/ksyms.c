@@ -13,6 +13,7 @@
 #include <linux/kprobes.h>
 #include <linux/printk.h>
 #include <linux/static_call.h>
+#include <linux/string.h>
 #include <linux/uaccess.h>
 
 #include "capabilities.h"
@@ -55,6 +56,16 @@ static unsigned long mi_kprobe_entry(unsigned long kp_addr, bool *endbr)
 	return *endbr ? kp_addr - MI_ENDBR_SIZE : kp_addr;
 }
 
+/* Is @addr the first byte of the function @name? */
+static bool mi_is_symbol_entry(unsigned long addr, const char *name)
+{
+	char buf[KSYM_SYMBOL_LEN];
+	size_t len = strlen(name);
+
+	sprint_symbol(buf, addr);
+	return !strncmp(buf, name, len) && !strncmp(buf + len, "+0x0/", 5);
+}
+
 void mi_ksyms_init(void)
 {
 	struct kprobe kp = { .symbol_name = "kallsyms_lookup_name" };
@@ -75,6 +86,18 @@ void mi_ksyms_init(void)
 	}
 	addr = mi_kprobe_entry((unsigned long)kp.addr, &endbr);
 	unregister_kprobe(&kp);
+
+	/*
+	 * Before the first call, make sure @addr is the entry: the exported
+	 * sprint_symbol() must name it "kallsyms_lookup_name+0x0/...".
+	 */
+	if (!mi_is_symbol_entry(addr, "kallsyms_lookup_name")) {
+		pr_warn("kallsyms_lookup_name entry not confirmed\n");
+		mi_cap_set(cap, false,
+			   "kprobe address of kallsyms_lookup_name is not its entry (%s)",
+			   endbr ? "ENDBR skipped" : "no ENDBR");
+		goto out;
+	}
 
 	lookup = (unsigned long (*)(const char *))addr;
 	static_call_update(mi_kallsyms_lookup_name, lookup);
