@@ -30,6 +30,18 @@ struct prom_rule {
 	const char *counters;	/* fields that only grow: TYPE counter, _total */
 	const char *skip;	/* fields never exported */
 	const char *per_pid;	/* the field that makes rows per process */
+	/*
+	 * "FIELD=NAME ...": NAME replaces FIELD in the metric name, where the
+	 * field's name breaks a Prometheus convention (promtool reads "sec"
+	 * as abbreviated seconds).
+	 */
+	const char *renames;
+	/*
+	 * "PREFIX LABEL METRIC": the columns PREFIX0, PREFIX1, ... are one
+	 * metric METRIC with a label LABEL=0, 1, ... (a column per order
+	 * becomes the order label).
+	 */
+	const char *pivot;
 };
 
 /*
@@ -45,9 +57,18 @@ static const struct prom_rule prom_rules[] = {
 	 * meminspect_unaccounted_bytes (and "summary" in a metric name is the
 	 * name of a Prometheus type, which promtool rejects).
 	 */
-	{ "summary", "", PROM_LONG, NULL, NULL, NULL, NULL },
-	{ "capabilities", NULL, PROM_WIDE, "name kind", NULL, "detail", NULL },
-	{ NULL, NULL, PROM_WIDE, DEFAULT_LABELS, NULL, NULL, "pid" },
+	{ .file = "summary", .metric = "", .shape = PROM_LONG,
+	  .renames = "sec_page_tables=secondary_page_tables" },
+	{ .file = "capabilities", .labels = "name kind", .skip = "detail" },
+	/* zones' counts are pages, as in /proc/zoneinfo: say so in the name */
+	{ .file = "zones", .labels = DEFAULT_LABELS, .pivot = "nr_free_ order free_blocks",
+	  .renames = "spanned=spanned_pages present=present_pages managed=managed_pages "
+		     "free=free_pages min=min_pages low=low_pages high=high_pages "
+		     "boost=boost_pages pcp=pcp_pages" },
+	{ .file = "buddy", .labels = DEFAULT_LABELS, .pivot = "order_ order free_blocks" },
+	/* one row per cache: its name is the label; order is the slab's, a figure */
+	{ .file = "slabs", .labels = "name", .renames = "name=cache" },
+	{ .labels = DEFAULT_LABELS, .per_pid = "pid" },
 };
 
 static const struct prom_rule *rule_of(const char *file)
@@ -80,6 +101,25 @@ static bool ends_with(const char *s, const char *suffix)
 	size_t n = strlen(s), m = strlen(suffix);
 
 	return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+/* field's name in metric names: its rename in r, else itself (into buf) */
+static const char *renamed(const struct prom_rule *r, const char *field, char *buf, size_t len)
+{
+	size_t n = strlen(field);
+
+	for (const char *p = r->renames; p && *p;) {
+		size_t w = strcspn(p, " ");
+
+		if (w > n + 1 && !strncmp(p, field, n) && p[n] == '=' && w - n - 1 < len) {
+			memcpy(buf, p + n + 1, w - n - 1);
+			buf[w - n - 1] = '\0';
+			return buf;
+		}
+		p += w;
+		p += strspn(p, " ");
+	}
+	return field;
 }
 
 /* ---- output: text format or JSON ---- */
@@ -213,7 +253,7 @@ static bool metric_name(char *buf, size_t len, const char *file, const char *fie
 static int export_long(struct prom_out *o, const char *file, const struct mi_table *t,
 		       const struct prom_rule *r)
 {
-	char name[300], val[64], help[300];
+	char name[300], val[64], help[300], alias[128];
 	unsigned int scale;
 
 	for (size_t rec = 0; rec < mi_nrecords(t); rec++) {
@@ -224,8 +264,8 @@ static int export_long(struct prom_out *o, const char *file, const struct mi_tab
 			continue;
 		if (!sample_value(val, sizeof(val), mi_get(t, rec, "value"), 1))
 			continue;	/* `-`: no sample; capabilities says why */
-		if (!metric_name(name, sizeof(name), r->metric ? r->metric : file, field, unit,
-				 counter, &scale))
+		if (!metric_name(name, sizeof(name), r->metric ? r->metric : file,
+				 renamed(r, field, alias, sizeof(alias)), unit, counter, &scale))
 			continue;
 		sample_value(val, sizeof(val), mi_get(t, rec, "value"), scale);
 		snprintf(help, sizeof(help), "%s %s (%s in the file)", file, field,
@@ -236,22 +276,34 @@ static int export_long(struct prom_out *o, const char *file, const struct mi_tab
 	return 0;
 }
 
-/* A label field: named in the rule, or holding words (not numbers, yes/no). */
+/*
+ * A label field: one the rule names (by default those that identify a row
+ * in the module's files). Other text columns (free text, lists) are not
+ * exported: as labels they would make series nobody asked for.
+ */
 static bool is_label(const struct mi_table *t, size_t col, const struct prom_rule *r)
 {
-	const char *field = mi_field_name(t, col);
+	return in_list(r->labels, mi_field_name(t, col));
+}
 
-	if (in_list(r->labels, field))
-		return true;
-	if (col + 1 == mi_nfields(t))	/* free text, such as a reason */
+/* The pivot's PREFIX, LABEL and METRIC words; false if the rule has none. */
+static bool pivot_of(const struct prom_rule *r, char *prefix, char *label, char *metric,
+		     size_t len)
+{
+	char fmt[32];
+
+	if (!r->pivot)
 		return false;
-	for (size_t rec = 0; rec < mi_nrecords(t); rec++) {
-		const char *v = mi_value(t, rec, col);
+	snprintf(fmt, sizeof(fmt), "%%%zus %%%zus %%%zus", len - 1, len - 1, len - 1);
+	return sscanf(r->pivot, fmt, prefix, label, metric) == 3;
+}
 
-		if (!mi_is_none(v) && !mi_is_integer(v) && !is_bool(v))
-			return true;
-	}
-	return false;
+/* Column name with the pivot's prefix and something after it. */
+static bool in_pivot(const char *field, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return *prefix && !strncmp(field, prefix, n) && field[n];
 }
 
 /* Every value of the column is a number, yes/no or `-`, and one is not `-`. */
@@ -297,8 +349,9 @@ static int export_wide(struct prom_out *o, const char *file, const struct mi_tab
 	size_t nf = mi_nfields(t), nlab = 0, a, b;
 	size_t *lab = calloc(nf + 1, sizeof(*lab));
 	char (*labname)[64] = calloc(nf + 1, sizeof(*labname));
-	const char **labels = calloc(2 * nf + 1, sizeof(*labels));
-	char name[300], val[64], help[300];
+	const char **labels = calloc(2 * nf + 3, sizeof(*labels));
+	char name[300], val[64], help[300], alias[128];
+	char pprefix[64], plabel[64], pmetric[64];
 	unsigned int scale;
 	int err = 0;
 
@@ -314,9 +367,12 @@ static int export_wide(struct prom_out *o, const char *file, const struct mi_tab
 	for (size_t c = 0; c < nf; c++) {
 		const char *field = mi_field_name(t, c);
 
-		if (in_list(r->skip, field) || !is_label(t, c, r))
+		if (in_list(r->skip, field))
 			continue;
-		if (!prom_metric_name(labname[nlab], sizeof(labname[nlab]), NULL, field) ||
+		if (!is_label(t, c, r) && !(o->per_pid && r->per_pid && !strcmp(field, r->per_pid)))
+			continue;
+		if (!prom_metric_name(labname[nlab], sizeof(labname[nlab]), NULL,
+				      renamed(r, field, alias, sizeof(alias))) ||
 		    !strncmp(labname[nlab], "__", 2))
 			continue;
 		lab[nlab++] = c;
@@ -327,16 +383,47 @@ static int export_wide(struct prom_out *o, const char *file, const struct mi_tab
 		err = -EINVAL;
 		goto out;
 	}
+	if (pivot_of(r, pprefix, plabel, pmetric, sizeof(pprefix))) {
+		bool any = false;
+
+		for (size_t c = 0; c < nf; c++)
+			any |= in_pivot(mi_field_name(t, c), pprefix) && is_figure(t, c);
+		if (any && metric_name(name, sizeof(name), r->metric ? r->metric : file, pmetric,
+				       NULL, in_list(r->counters, pmetric), &scale)) {
+			snprintf(help, sizeof(help), "%s fields %sN as %s{%s=\"N\"}", file, pprefix,
+				 pmetric, plabel);
+			prom_family(o, name, in_list(r->counters, pmetric) ? "counter" : "gauge", help);
+			for (size_t rec = 0; rec < mi_nrecords(t); rec++) {
+				for (size_t c = 0; c < nf; c++) {
+					const char *field = mi_field_name(t, c);
+
+					if (!in_pivot(field, pprefix) ||
+					    !sample_value(val, sizeof(val), mi_value(t, rec, c), scale))
+						continue;
+					for (size_t l = 0; l < nlab; l++) {
+						labels[2 * l] = labname[l];
+						labels[2 * l + 1] = mi_value(t, rec, lab[l]);
+					}
+					labels[2 * nlab] = plabel;
+					labels[2 * nlab + 1] = field + strlen(pprefix);
+					labels[2 * nlab + 2] = NULL;
+					prom_sample(o, name, labels, val);
+				}
+			}
+		}
+	} else {
+		pprefix[0] = '\0';
+	}
 	for (size_t c = 0; c < nf; c++) {
 		const char *field = mi_field_name(t, c);
 		bool counter = in_list(r->counters, field), label = false;
 
 		for (size_t l = 0; l < nlab; l++)
 			label |= lab[l] == c;
-		if (label || in_list(r->skip, field) || !is_figure(t, c))
+		if (label || in_list(r->skip, field) || in_pivot(field, pprefix) || !is_figure(t, c))
 			continue;
-		if (!metric_name(name, sizeof(name), r->metric ? r->metric : file, field, NULL,
-				 counter, &scale))
+		if (!metric_name(name, sizeof(name), r->metric ? r->metric : file,
+				 renamed(r, field, alias, sizeof(alias)), NULL, counter, &scale))
 			continue;
 		snprintf(help, sizeof(help), "%s field %s%s", file, field,
 			 scale == 1024 ? " (kB in the file)" : "");
