@@ -431,6 +431,28 @@ run "$M" --dir "$tmp/nowhere" export --prometheus --textfile-dir "$tmp/tf"
 is "textfile, --dir missing: exit 2" 2 "$rc"
 has "textfile, --dir missing: meminspect_up 0 written" "meminspect_up 0" \
 	"$(<"$tmp/tf/meminspect.prom")"
+mkdir "$tmp/tfw"
+"$M" --dir "$FX/module" export --prometheus --textfile-dir "$tmp/tfw" --watch 60 2>"$tmp/stderr" &
+wpid=$!
+for i in $(seq 1 50); do [ -e "$tmp/tfw/meminspect.prom" ] && break; sleep 0.1; done
+kill -TERM "$wpid"
+wait "$wpid"
+is "export --watch: SIGTERM while sleeping ends it with exit 0" "0 " "$? $(<"$tmp/stderr")"
+is "export --watch: after SIGTERM only meminspect.prom in the dir" "meminspect.prom" "$(ls -A "$tmp/tfw")"
+
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
+	mkdir -p "$tmp/rofx" "$tmp/rotf"
+	cp "$FX/module/"* "$tmp/rofx/"
+	chmod 755 "$tmp" "$tmp/rofx" "$tmp/rotf"
+	chmod 644 "$tmp/rofx/"*
+	run setpriv --reuid=65534 --regid=65534 --clear-groups "$M" --dir "$tmp/rofx" \
+		export --prometheus --textfile-dir "$tmp/rotf"
+	is "textfile into a dir the user cannot write: exit 5" 5 "$rc"
+	has "textfile into a dir the user cannot write: message" "cannot create a file there: Permission denied" "$err"
+else
+	skip "textfile into a dir the user cannot write: exit 5" "needs root and setpriv"
+	skip "textfile into a dir the user cannot write: message" "needs root and setpriv"
+fi
 run "$M" --dir "$FX/module" export --prometheus --textfile-dir "$tmp/none"
 is "textfile into a missing dir: usage error 2" 2 "$rc"
 has "textfile into a missing dir: message" "--textfile-dir $tmp/none: cannot create a file there" "$err"
