@@ -124,12 +124,29 @@ static const char *renamed(const struct prom_rule *r, const char *field, char *b
 
 /* ---- output: text format or JSON ---- */
 
-void prom_family(struct prom_out *o, const char *name, const char *type, const char *help)
+int prom_family(struct prom_out *o, const char *name, const char *type, const char *help)
 {
+	char **seen;
+
+	for (size_t i = 0; i < o->nseen; i++) {
+		if (!strcmp(o->seen[i], name)) {
+			fprintf(stderr, "meminspect: export: two figures map to metric %s; the second is left out\n",
+				name);
+			return -EEXIST;
+		}
+	}
+	seen = realloc(o->seen, (o->nseen + 1) * sizeof(*seen));
+	if (!seen)
+		return -ENOMEM;
+	o->seen = seen;
+	seen[o->nseen] = strdup(name);
+	if (!seen[o->nseen])
+		return -ENOMEM;
+	o->nseen++;
 	o->family = name;
 	o->type = type;
 	if (o->j)
-		return;
+		return 0;
 	fprintf(o->f, "# HELP %s ", name);
 	for (; *help; help++) {	/* HELP escapes '\\' and newline */
 		if (*help == '\\')
@@ -140,6 +157,16 @@ void prom_family(struct prom_out *o, const char *name, const char *type, const c
 			putc(*help, o->f);
 	}
 	fprintf(o->f, "\n# TYPE %s %s\n", name, type);
+	return 0;
+}
+
+void prom_out_release(struct prom_out *o)
+{
+	for (size_t i = 0; i < o->nseen; i++)
+		free(o->seen[i]);
+	free(o->seen);
+	o->seen = NULL;
+	o->nseen = 0;
 }
 
 void prom_sample(struct prom_out *o, const char *name, const char *const *labels,
@@ -255,6 +282,7 @@ static int export_long(struct prom_out *o, const char *file, const struct mi_tab
 {
 	char name[300], val[64], help[300], alias[128];
 	unsigned int scale;
+	int err = 0, ret;
 
 	for (size_t rec = 0; rec < mi_nrecords(t); rec++) {
 		const char *field = mi_get(t, rec, "field"), *unit = mi_get(t, rec, "unit");
@@ -270,10 +298,16 @@ static int export_long(struct prom_out *o, const char *file, const struct mi_tab
 		sample_value(val, sizeof(val), mi_get(t, rec, "value"), scale);
 		snprintf(help, sizeof(help), "%s %s (%s in the file)", file, field,
 			 unit ? unit : "no unit");
-		prom_family(o, name, counter ? "counter" : "gauge", help);
+		ret = prom_family(o, name, counter ? "counter" : "gauge", help);
+		if (ret == -ENOMEM)
+			return ret;
+		if (ret) {
+			err = -EINVAL;
+			continue;
+		}
 		prom_sample(o, name, NULL, val);
 	}
-	return 0;
+	return err;
 }
 
 /*
@@ -353,7 +387,7 @@ static int export_wide(struct prom_out *o, const char *file, const struct mi_tab
 	char name[300], val[64], help[300], alias[128];
 	char pprefix[64], plabel[64], pmetric[64];
 	unsigned int scale;
-	int err = 0;
+	int err = 0, ret;
 
 	if (!lab || !labname || !labels) {
 		err = -ENOMEM;
@@ -392,8 +426,9 @@ static int export_wide(struct prom_out *o, const char *file, const struct mi_tab
 				       NULL, in_list(r->counters, pmetric), &scale)) {
 			snprintf(help, sizeof(help), "%s fields %sN as %s{%s=\"N\"}", file, pprefix,
 				 pmetric, plabel);
-			prom_family(o, name, in_list(r->counters, pmetric) ? "counter" : "gauge", help);
-			for (size_t rec = 0; rec < mi_nrecords(t); rec++) {
+			ret = prom_family(o, name, in_list(r->counters, pmetric) ? "counter" : "gauge",
+					  help);
+			for (size_t rec = 0; !ret && rec < mi_nrecords(t); rec++) {
 				for (size_t c = 0; c < nf; c++) {
 					const char *field = mi_field_name(t, c);
 
@@ -409,6 +444,10 @@ static int export_wide(struct prom_out *o, const char *file, const struct mi_tab
 					labels[2 * nlab + 2] = NULL;
 					prom_sample(o, name, labels, val);
 				}
+			}
+			if (ret) {
+				err = ret == -ENOMEM ? ret : -EINVAL;
+				goto out;
 			}
 		}
 	} else {
@@ -427,7 +466,15 @@ static int export_wide(struct prom_out *o, const char *file, const struct mi_tab
 			continue;
 		snprintf(help, sizeof(help), "%s field %s%s", file, field,
 			 scale == 1024 ? " (kB in the file)" : "");
-		prom_family(o, name, counter ? "counter" : "gauge", help);
+		ret = prom_family(o, name, counter ? "counter" : "gauge", help);
+		if (ret == -ENOMEM) {
+			err = ret;
+			goto out;
+		}
+		if (ret) {
+			err = -EINVAL;
+			continue;
+		}
 		for (size_t rec = 0; rec < mi_nrecords(t); rec++) {
 			if (!sample_value(val, sizeof(val), mi_value(t, rec, c), scale))
 				continue;

@@ -21,10 +21,19 @@ struct prom_out {
 	/* private */
 	const char *family;	/* current metric name (JSON mode) */
 	const char *type;
+	char **seen;		/* every family so far: each may appear once */
+	size_t nseen;
 };
 
-/* One metric family: # HELP and # TYPE lines (nothing in JSON mode). */
-void prom_family(struct prom_out *o, const char *name, const char *type, const char *help);
+/*
+ * One metric family: # HELP and # TYPE lines (nothing in JSON mode). 0, or
+ * -EEXIST when the export already has a family of that name (two fields
+ * mapped to one name: its samples must be left out; message on stderr),
+ * or -ENOMEM.
+ */
+int prom_family(struct prom_out *o, const char *name, const char *type, const char *help);
+/* Frees what prom_family keeps. */
+void prom_out_release(struct prom_out *o);
 /*
  * One sample of the current family. labels: NULL-terminated name, value
  * pairs (names already valid); value: the sample's text.

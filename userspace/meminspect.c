@@ -481,6 +481,7 @@ out:
 		json_end_array(&j);
 		json_finish(&j);
 	}
+	prom_out_release(&o);
 	free(files);
 	free(ok);
 	mi_table_free(caps);

@@ -421,6 +421,15 @@ is "export: two rows with the same labels: exit 1" 1 "$rc"
 has "export: two rows with the same labels: message" "lines 2 and 3 have the same labels" "$err"
 has "export: ... and meminspect_file_ok 0 for that file" 'meminspect_file_ok{file="procs"} 0' "$out"
 
+printf 'node zone free_kb free_bytes\n0 DMA 1 2\n' >"$tmp/pp/procs"
+run "$M" --dir "$tmp/pp" export --prometheus
+is "export: two fields mapped to one metric name: exit 1" 1 "$rc"
+has "export: two fields mapped to one metric name: message" \
+	"two figures map to metric meminspect_procs_free_bytes" "$err"
+is "export: ... the first is kept, once" 1 "$(grep -c '^meminspect_procs_free_bytes' <<<"$out")"
+run promtool check metrics <<<"$out"
+is "export: ... and the output is still valid (promtool)" 0 "$rc"
+
 mkdir "$tmp/tf"
 run "$M" --dir "$FX/module" export --prometheus --textfile-dir "$tmp/tf"
 is "textfile: exit 0, nothing on stdout" "0 " "$rc $out"
