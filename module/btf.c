@@ -39,6 +39,13 @@ enum {
 	MI_BTF_ENUM64,
 };
 
+/*
+ * The header up to str_len is all this reader needs.  Newer headers are
+ * longer ("btf: add kind layout section", in 7.3's UAPI: layout_off,
+ * layout_len), and hdr_len says how long the blob's own header is.
+ */
+#define MI_BTF_HDR_MIN		offsetofend(struct btf_header, str_len)
+
 /* enough for any qualifier chain a compiler emits */
 #define MI_BTF_MAX_RESOLVE	32
 /* anonymous struct-in-union nesting */
@@ -113,7 +120,7 @@ int mi_btf_open(char *why, size_t len)
 
 	start = mi_ksym("__start_BTF");
 	stop = mi_ksym("__stop_BTF");
-	if (!start || !stop || stop <= start + sizeof(*h)) {
+	if (!start || !stop || stop <= start + MI_BTF_HDR_MIN) {
 		snprintf(why, len, "%s",
 			 mi_ksyms_available() ?
 			 "symbols __start_BTF/__stop_BTF not found (no CONFIG_DEBUG_INFO_BTF?)" :
@@ -124,13 +131,15 @@ int mi_btf_open(char *why, size_t len)
 	mi_btf.blob = (const u8 *)start;
 	mi_btf.size = stop - start;
 	if (h->magic != BTF_MAGIC || h->version != BTF_VERSION ||
-	    h->hdr_len < sizeof(*h) || h->hdr_len > mi_btf.size ||
+	    h->hdr_len < MI_BTF_HDR_MIN || h->hdr_len > mi_btf.size ||
 	    (u64)h->hdr_len + h->type_off + h->type_len > mi_btf.size ||
 	    (u64)h->hdr_len + h->str_off + h->str_len > mi_btf.size ||
 	    !h->str_len ||
 	    mi_btf.blob[h->hdr_len + h->str_off + h->str_len - 1]) {
-		snprintf(why, len, "BTF header not understood (magic %#x version %u)",
-			 h->magic, h->version);
+		snprintf(why, len,
+			 "BTF header not understood (magic %#x version %u hdr %u types %u+%u strings %u+%u in %zu bytes)",
+			 h->magic, h->version, h->hdr_len, h->type_off,
+			 h->type_len, h->str_off, h->str_len, mi_btf.size);
 		return -EINVAL;
 	}
 	mi_btf.types = mi_btf.blob + h->hdr_len + h->type_off;
