@@ -183,7 +183,10 @@ static void mi_slab_layout(void)
 
 	cid = mi_btf_struct("kmem_cache");
 	nid = mi_btf_struct("kmem_cache_node");
-	/* struct slab split from struct page in 5.17 ("mm: Split slab into its own type", d122019bf061) */
+	/*
+	 * "mm: Split slab into its own type" (d122019bf061, v5.17): before
+	 * it the slab fields live in struct page.
+	 */
 	sid = mi_btf_struct("slab");
 	if (!sid || !mi_btf_member(sid, "slab_list", &(struct mi_btf_member){}))
 		sid = mi_btf_struct("page");
@@ -351,7 +354,7 @@ void mi_slab_exit(void)
 /* ---- the walk ------------------------------------------------------------ */
 
 struct mi_slab_row {
-	char *name;
+	char *name;			/* in the snapshot's allocation */
 	u32 object_size, size, align, oo, flags;
 	int refcount;
 	unsigned long total_objs, total_slabs, nr_partial;
@@ -444,18 +447,11 @@ static void mi_walk_partial(struct mi_slab_row *r, void *n)
 }
 
 /* Caller holds slab_mutex: @s is on slab_caches and cannot go away. */
-static int mi_read_cache(struct mi_slab_row *r, void *s)
+static void mi_read_cache(struct mi_slab_row *r, void *s)
 {
 	const struct mi_mem *m = L.mem;
-	const char *name;
 	u32 i;
 
-	name = READ_ONCE(*(const char **)(s + m[C_NAME].off));
-	r->name = kstrdup(name ? name : "?", GFP_KERNEL);
-	if (!r->name)
-		return -ENOMEM;
-	/* the line format has no spaces inside a value */
-	strreplace(r->name, ' ', '_');
 	r->object_size = mi_rd32(s, &m[C_OBJECT_SIZE]);
 	r->size = mi_rd32(s, &m[C_SIZE]);
 	r->align = mi_rd32(s, &m[C_ALIGN]);
@@ -475,22 +471,40 @@ static int mi_read_cache(struct mi_slab_row *r, void *s)
 		if (m[N_NR_SLABS].ok)
 			r->total_slabs += atomic_long_read(n +
 							   m[N_NR_SLABS].off);
+		/* racy read outside list_lock, as /sys/kernel/slab/NAME/partial */
 		r->nr_partial += data_race(mi_rdlong(n, &m[N_NR_PARTIAL]));
 		if (L.partial_walk)
 			mi_walk_partial(r, n);
 	}
-	return 0;
 }
 
 static void mi_snap_free(struct mi_slab_snap *snap)
 {
-	unsigned int i;
+	if (!IS_ERR_OR_NULL(snap))
+		kvfree(snap);
+}
 
-	if (!snap)
-		return;
-	for (i = 0; i < snap->nr; i++)
-		kfree(snap->row[i].name);
-	kvfree(snap);
+/*
+ * A snapshot is one allocation (records, then the names) from the page
+ * allocator: never from a slab cache, so that taking it does not change
+ * the counts it records.  kvmalloc() of more than KMALLOC_MAX_CACHE_SIZE
+ * bytes goes to the page allocator (or vmalloc) on every kernel.
+ */
+static struct mi_slab_snap *mi_snap_alloc(unsigned int nr, size_t names)
+{
+	size_t size = struct_size((struct mi_slab_snap *)NULL, row, nr);
+
+	if (size + names < size)
+		return NULL;
+	size = max_t(size_t, size + names, KMALLOC_MAX_CACHE_SIZE + 1);
+	return kvzalloc(size, GFP_KERNEL);
+}
+
+static const char *mi_cache_name(void *s)
+{
+	const char *name = READ_ONCE(*(const char **)(s + L.mem[C_NAME].off));
+
+	return name ?: "?";
 }
 
 /*
@@ -501,39 +515,51 @@ static void mi_snap_free(struct mi_slab_snap *snap)
  */
 static struct mi_slab_snap *mi_snap_take(void)
 {
-	struct mi_slab_snap *snap;
+	struct mi_slab_snap *snap = NULL;
 	struct list_head *pos;
 	unsigned int nr = 0;
+	size_t names = 0;
+	char *name, *end;
 	int err;
 
 	if (!L.walk)
-		return kvzalloc(sizeof(*snap), GFP_KERNEL) ?: ERR_PTR(-ENOMEM);
+		return mi_snap_alloc(0, 0) ?: ERR_PTR(-ENOMEM);
 
 	err = mutex_lock_killable(L.mutex);
 	if (err)
 		return ERR_PTR(err);
-	list_for_each(pos, L.caches)
+	list_for_each(pos, L.caches) {
+		names += strlen(mi_cache_name((void *)pos -
+					      L.mem[C_LIST].off)) + 1;
 		nr++;
-	snap = kvzalloc(struct_size(snap, row, nr), GFP_KERNEL);
+	}
+	snap = mi_snap_alloc(nr, names);
 	if (!snap) {
 		err = -ENOMEM;
 		goto unlock;
 	}
+	name = (char *)&snap->row[nr];
+	end = name + names;
 	list_for_each(pos, L.caches) {
-		err = mi_read_cache(&snap->row[snap->nr],
-				    (void *)pos - L.mem[C_LIST].off);
-		if (err)
-			goto unlock;
-		snap->nr++;
+		void *s = (void *)pos - L.mem[C_LIST].off;
+		struct mi_slab_row *r;
+		ssize_t len;
+
+		/* names do not change, and slab_mutex keeps the list still */
+		if (WARN_ON_ONCE(name >= end || snap->nr >= nr))
+			break;
+		r = &snap->row[snap->nr++];
+		r->name = name;
+		len = strscpy(name, mi_cache_name(s), end - name);
+		name += (len < 0 ? end - name - 1 : len) + 1;
+		/* the line format has no spaces inside a value */
+		strreplace(r->name, ' ', '_');
+		mi_read_cache(r, s);
 		cond_resched();
 	}
 unlock:
 	mutex_unlock(L.mutex);
-	if (err) {
-		mi_snap_free(snap);
-		return ERR_PTR(err);
-	}
-	return snap;
+	return err ? ERR_PTR(err) : snap;
 }
 
 /* ---- the file ------------------------------------------------------------ */
@@ -633,11 +659,21 @@ static void mi_show_notes(struct seq_file *m, const struct mi_slab_snap *s)
 	}
 }
 
-/* Positions: 0 the header, 1..nr the caches, nr + 1 the notes. */
+/*
+ * Positions: 0 the header, 1..nr the caches, nr + 1 the notes.  The
+ * snapshot is taken at the first start(), after seq_read() has allocated
+ * its buffer, as /proc/slabinfo's counts include its own buffer.
+ */
 static void *mi_slabs_start(struct seq_file *m, loff_t *pos)
 {
 	const struct mi_slab_snap *snap = m->private;
 
+	if (!snap) {
+		snap = mi_snap_take();
+		if (IS_ERR(snap))
+			return ERR_CAST(snap);
+		m->private = (void *)snap;
+	}
 	return *pos <= snap->nr + 1 ? (void *)(uintptr_t)(*pos + 1) : NULL;
 }
 
@@ -655,6 +691,8 @@ static int mi_slabs_show(struct seq_file *m, void *v)
 {
 	const struct mi_slab_snap *snap = m->private;
 	unsigned long i = (uintptr_t)v - 1;
+
+	/* v is only a position: the snapshot is m->private */
 
 	if (!i)
 		seq_puts(m, "name object_size slab_size align objs_per_slab order active_objs total_objs active_slabs total_slabs partial_slabs memory_bytes live_bytes waste_bytes waste_pct aliases flags\n");
@@ -674,18 +712,7 @@ static const struct seq_operations mi_slabs_sops = {
 
 static int mi_slabs_open(struct inode *inode, struct file *file)
 {
-	struct mi_slab_snap *snap = mi_snap_take();
-	int err;
-
-	if (IS_ERR(snap))
-		return PTR_ERR(snap);
-	err = seq_open(file, &mi_slabs_sops);
-	if (err) {
-		mi_snap_free(snap);
-		return err;
-	}
-	((struct seq_file *)file->private_data)->private = snap;
-	return 0;
+	return seq_open(file, &mi_slabs_sops);
 }
 
 static int mi_slabs_release(struct inode *inode, struct file *file)
