@@ -147,14 +147,24 @@ n_info=$(($(wc -l < "$T/s2") - 2))
 n_slabs=$(awk 'NR > 1 && !/^#/' "$T/m" | wc -l)
 check_within "as many records as /proc/slabinfo caches" "$n_slabs" "$n_info" 0
 
-# Σ memory_bytes against meminfo's Slab (SReclaimable + SUnreclaim): slab
-# pages of a lower fallback order are counted at the cache's order, and
-# slabs come and go with the reads: max(2 MiB, 3 %)
-s0=$(meminfo Slab)
-mem=$(awk 'NR > 1 && !/^#/ && $12 != "-" { s += $12 } END { printf "%d\n", s / 1024 }' "$SLABS")
-s1=$(meminfo Slab)
-check_between "sum of memory_bytes matches meminfo Slab (kB)" "$mem" \
-	"$(min "$s0" "$s1")" "$(max "$s0" "$s1")" "$(tol_of "$s0" 2048 3)"
+# Σ memory_bytes of reclaim_account caches against meminfo's SReclaimable:
+# slab pages of a lower fallback order are counted at the cache's order,
+# and slabs come and go with the reads: max(1 MiB, 3 %).  The total only
+# bounds meminfo's Slab from below: the kernel also counts kmalloc() pages
+# above KMALLOC_MAX_CACHE_SIZE as unreclaimable slab, and they are in no
+# cache (seen 2.5 MiB on 7.3, under 1 MiB before).
+s0=$(meminfo SReclaimable)
+t0=$(meminfo Slab)
+rcl=$(awk 'NR > 1 && !/^#/ && $12 != "-" && $17 ~ /reclaim_account/ { s += $12 }
+	END { printf "%d\n", s / 1024 }' "$SLABS")
+all=$(awk 'NR > 1 && !/^#/ && $12 != "-" { s += $12 } END { printf "%d\n", s / 1024 }' "$SLABS")
+s1=$(meminfo SReclaimable)
+t1=$(meminfo Slab)
+check_between "sum of memory_bytes of reclaim_account caches matches meminfo SReclaimable (kB)" \
+	"$rcl" "$(min "$s0" "$s1")" "$(max "$s0" "$s1")" "$(tol_of "$s0" 1024 3)"
+check_between "sum of memory_bytes is at most meminfo Slab (kB; large kmallocs are in Slab only)" \
+	"$all" 0 "$(max "$t0" "$t1")" "$(tol_of "$t0" 1024 3)"
+diag "Slab $t0..$t1 kB, sum of memory_bytes $all kB"
 
 # ---- against /sys/kernel/slab/<cache>/ ----------------------------------------
 
@@ -382,8 +392,8 @@ for i in 1 2; do
 done
 t0=$(date +%s)
 errs=0
-for cycle in 1 2 3 4 5 6; do
-	echo $((MANY - 100)) > "$MI_TEST_DIR/slab_caches" || errs=$((errs + 1))
+for cycle in 1 2 3; do
+	echo $((MANY - 50)) > "$MI_TEST_DIR/slab_caches" || errs=$((errs + 1))
 	echo 3000 > "$MI_TEST_DIR/slab_objs" || errs=$((errs + 1))
 	echo 1 > "$MI_TEST_DIR/slab_alias" || errs=$((errs + 1))
 	echo $MANY > "$MI_TEST_DIR/slab_caches" || errs=$((errs + 1))
@@ -394,7 +404,7 @@ kill $readers
 wait $readers 2>/dev/null
 readers=
 nreads=$(wc -l < "$T/reads")
-check "6 cycles of destroying and creating 100 caches while 2 readers loop: no error ($nreads reads, $(($(date +%s) - t0)) s)" \
+check "3 cycles of destroying and creating 50 caches while 2 readers loop: no error ($nreads reads, $(($(date +%s) - t0)) s)" \
 	[ $errs -eq 0 ] && [ "$nreads" -gt 0 ]
 
 t0=$(date +%s)
@@ -405,3 +415,22 @@ cat "$SLABS" > "$T/m"
 check "after rmmod no meminspect_test cache is listed" \
 	[ "$(grep -c '^meminspect_test' "$T/m")" = 0 ]
 compare_rounds "after rmmod: every /proc/slabinfo cache in slabs, counts equal"
+
+# ---- the reader ---------------------------------------------------------------
+
+if "$MI_READER" slab > "$T/out" 2>&1; then
+	n=$(($(wc -l < "$T/out") - 1 - $(grep -c '^#' "$T/out")))
+	m=$(awk 'NR > 1 && !/^#/' "$SLABS" | wc -l)
+	check_within "meminspect slab: one row per record of slabs" "$n" "$m" 2
+else
+	fail "meminspect slab exits 0"
+fi
+n=$("$MI_READER" slab --top 3 --sort waste | wc -l)
+check "meminspect slab --top 3 --sort waste: header and 3 rows" [ "$n" = 4 ]
+check "meminspect slab --json is an array" sh -c "'$MI_READER' --json slab --top 2 | head -c 1 | grep -q '\['"
+check "meminspect slab --watch 1 --count 2 --sort growth: 2 samples, growth columns" \
+	sh -c "'$MI_READER' slab --watch 1 --count 2 --sort growth --top 1 | grep -c growth_bytes | grep -qx 1"
+"$MI_READER" slab --sort bogus > /dev/null 2>&1
+check "meminspect slab --sort bogus exits 2" [ $? = 2 ]
+"$MI_READER" slab --top 0 > /dev/null 2>&1
+check "meminspect slab --top 0 exits 2" [ $? = 2 ]

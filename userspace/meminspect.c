@@ -33,6 +33,11 @@ struct ctx {
 	char default_dir[300];
 	bool json;
 	struct out_opts out;
+	/* slab only */
+	const char *sort;	/* name, size, waste, objs, growth */
+	long top;		/* 0: all */
+	long watch;		/* seconds between samples; 0: one sample */
+	long count;		/* samples in watch mode; 0: until interrupted */
 };
 
 struct command {
@@ -235,7 +240,23 @@ static void json_summary(struct json *j, const struct mi_table *t)
 
 static const char *const summary_fields[] = { "field", "value", "unit", NULL };
 static const char *const capabilities_fields[] = { "name", "kind", "available", "detail", NULL };
+static const char *const slabs_fields[] = {
+	"name", "object_size", "slab_size", "active_objs", "total_objs",
+	"objs_per_slab", "order", "memory_bytes", "waste_bytes", "waste_pct",
+	"aliases", "flags", NULL };
 static const char *const no_fields[] = { NULL };
+
+static int check_slabs(const struct mi_table *t)
+{
+	for (size_t r = 0; r < mi_nrecords(t); r++)
+		for (size_t col = 1; col + 1 < mi_nfields(t); col++) {
+			const char *v = mi_value(t, r, col);
+
+			if (!mi_is_none(v) && !mi_is_integer(v))
+				return format_error(t, r, "value is not an integer", v);
+		}
+	return ST_OK;
+}
 
 static const struct file_view {
 	const char *file;	/* NULL: any other file */
@@ -245,6 +266,7 @@ static const struct file_view {
 } views[] = {
 	{ "summary", summary_fields, check_summary, json_summary },
 	{ "capabilities", capabilities_fields, check_capabilities, json_records },
+	{ "slabs", slabs_fields, check_slabs, json_records },
 	{ NULL, no_fields, NULL, json_records },
 };
 
@@ -373,6 +395,193 @@ static int cmd_report(struct ctx *c)
 	return worst;
 }
 
+/* ---- slab: a slabtop with waste and growth ---- */
+
+__attribute__((format(printf, 1, 2)))
+static int bad_usage(const char *fmt, ...);
+
+/* numeric value of field f in record r; -1 for "-" */
+static long long num(const struct mi_table *t, size_t r, const char *f)
+{
+	long long v;
+
+	return mi_parse_s64(mi_get(t, r, f), &v) ? -1 : v;
+}
+
+struct slab_sort {
+	const struct mi_table *t;
+	const char *key;	/* a field of t, sorted descending */
+};
+
+static struct slab_sort sort_by;
+
+static int slab_cmp(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	long long vx, vy;
+
+	if (!sort_by.key)
+		return strcmp(mi_get(sort_by.t, x, "name"), mi_get(sort_by.t, y, "name"));
+	vx = num(sort_by.t, x, sort_by.key);
+	vy = num(sort_by.t, y, sort_by.key);
+	if (vx != vy)
+		return vx < vy ? 1 : -1;
+	return strcmp(mi_get(sort_by.t, x, "name"), mi_get(sort_by.t, y, "name"));
+}
+
+static const struct { const char *name, *field; } slab_keys[] = {
+	{ "name", NULL }, { "size", "memory_bytes" }, { "waste", "waste_bytes" },
+	{ "objs", "active_objs" }, { "growth", "growth_bytes" },
+};
+
+/*
+ * The sorted, cut view as text in the module's own format, so that the one
+ * parser and the one table formatter handle it: the file's fields, with
+ * growth_bytes and growth_objs (since the previous sample) before flags in
+ * watch mode.
+ */
+static int slab_view(const struct ctx *c, const struct mi_table *t, const struct mi_table *prev,
+		     const char *key, struct mi_table **view)
+{
+	size_t n = mi_nrecords(t), nf = mi_nfields(t), *idx, len = 0, cap = 4096;
+	char *text = malloc(cap);
+	struct mi_table *g = NULL;
+	struct mi_error e;
+	FILE *f;
+
+	idx = calloc(n ? n : 1, sizeof(*idx));
+	if (!text || !idx)
+		goto nomem;
+	free(text);
+	text = NULL;
+	f = open_memstream(&text, &len);
+	if (!f)
+		goto nomem;
+	/* with growth first, as a table of its own, so that it can be a sort key */
+	for (size_t col = 0; col + 1 < nf; col++)
+		fprintf(f, "%s ", mi_field_name(t, col));
+	if (prev)
+		fprintf(f, "growth_bytes growth_objs ");
+	fprintf(f, "%s\n", mi_field_name(t, nf - 1));
+	for (size_t r = 0; r < n; r++) {
+		for (size_t col = 0; col + 1 < nf; col++)
+			fprintf(f, "%s ", mi_value(t, r, col));
+		if (prev) {
+			long p = mi_find(prev, "name", mi_get(t, r, "name"));
+			long long m = num(t, r, "memory_bytes"), o = num(t, r, "active_objs");
+
+			if (p < 0)	/* a new cache grew from nothing */
+				fprintf(f, "%lld %lld ", m, o);
+			else if (m < 0 || o < 0 || num(prev, p, "memory_bytes") < 0)
+				fprintf(f, "- - ");
+			else
+				fprintf(f, "%lld %lld ", m - num(prev, p, "memory_bytes"),
+					o - num(prev, p, "active_objs"));
+		}
+		fprintf(f, "%s\n", mi_value(t, r, nf - 1));
+	}
+	if (fclose(f))
+		goto nomem;
+	g = mi_table_parse(text, len, "slabs", &e);
+	free(text);
+	text = NULL;
+	if (!g) {
+		fprintf(stderr, "meminspect: %s\n", e.msg);
+		free(idx);
+		return ST_FORMAT;
+	}
+	for (size_t r = 0; r < n; r++)
+		idx[r] = r;
+	sort_by.t = g;
+	sort_by.key = key;
+	qsort(idx, n, sizeof(*idx), slab_cmp);
+	if (c->top > 0 && (size_t)c->top < n)
+		n = (size_t)c->top;
+
+	f = open_memstream(&text, &len);
+	if (!f)
+		goto nomem;
+	for (size_t col = 0; col < mi_nfields(g); col++)
+		fprintf(f, "%s%s", col ? " " : "", mi_field_name(g, col));
+	fputc('\n', f);
+	for (size_t i = 0; i < n; i++) {
+		for (size_t col = 0; col < mi_nfields(g); col++)
+			fprintf(f, "%s%s", col ? " " : "", mi_value(g, idx[i], col));
+		fputc('\n', f);
+	}
+	for (size_t i = 0; i < mi_nnotes(t); i++)
+		fprintf(f, "# %s\n", mi_note(t, i));
+	mi_table_free(g);
+	free(idx);
+	if (fclose(f)) {
+		free(text);
+		return ST_FORMAT;
+	}
+	*view = mi_table_parse(text, len, "slabs", &e);
+	free(text);
+	if (!*view) {
+		fprintf(stderr, "meminspect: %s\n", e.msg);
+		return ST_FORMAT;
+	}
+	return ST_OK;
+nomem:
+	free(text);
+	free(idx);
+	fprintf(stderr, "meminspect: out of memory\n");
+	return ST_FORMAT;
+}
+
+static int cmd_slab(struct ctx *c)
+{
+	const char *key = NULL;
+	struct mi_table *prev = NULL, *t, *v;
+	struct json j;
+	size_t i;
+	int st = ST_OK;
+
+	for (i = 0; i < sizeof(slab_keys) / sizeof(slab_keys[0]); i++)
+		if (!strcmp(c->sort ? c->sort : "size", slab_keys[i].name))
+			break;
+	if (i == sizeof(slab_keys) / sizeof(slab_keys[0]))
+		return bad_usage("--sort takes name, size, waste, objs or growth, not '%s'", c->sort);
+	key = slab_keys[i].field;
+	if (key && !strcmp(key, "growth_bytes") && !c->watch)
+		return bad_usage("--sort growth needs --watch");
+	for (long sample = 1;; sample++) {
+		st = load_checked(c, "slabs", &t);
+		if (st)
+			break;
+		/* the first sample has no growth yet: it is sorted by size */
+		st = slab_view(c, t, prev, prev || !c->watch || strcmp(key ? key : "", "growth_bytes") ?
+			       key : "memory_bytes", &v);
+		if (st) {
+			mi_table_free(t);
+			break;
+		}
+		if (c->json) {
+			json_init(&j, stdout);
+			print_json(&j, v, "slabs");
+			json_finish(&j);
+		} else {
+			if (c->watch)
+				printf("== sample %ld%s ==\n", sample, prev ? "" :
+				       " (growth from the next sample on)");
+			st = print_table(c, v);
+			if (c->watch)
+				putchar('\n');
+		}
+		mi_table_free(v);
+		mi_table_free(prev);
+		prev = t;
+		fflush(stdout);
+		if (st || !c->watch || (c->count && sample >= c->count))
+			break;
+		sleep((unsigned int)c->watch);
+	}
+	mi_table_free(prev);
+	return st;
+}
+
 static const struct command commands[] = {
 	{ "summary", cmd_summary, "memory on this box: field, value, unit",
 	  "Prints the module's summary file: one row per figure (docs/summary.md).\n"
@@ -390,6 +599,17 @@ static const struct command commands[] = {
 	  "--json prints one object keyed by file name, each value in that file's\n"
 	  "own shape (summary: as 'summary --json'; others: an array of objects);\n"
 	  "unavailable files are left out.\n" },
+	{ "slab", cmd_slab, "slab caches: sizes, counts, waste and growth (a slabtop)",
+	  "Prints the module's slabs file, one row per slab cache, sorted.\n"
+	  "  --sort KEY        name, size (memory_bytes, the default), waste (waste_bytes),\n"
+	  "                    objs (active_objs) or growth (growth_bytes, needs --watch);\n"
+	  "                    numbers sort largest first\n"
+	  "  --top N           only the first N rows\n"
+	  "  --watch SECONDS   a sample every SECONDS, with growth_bytes and growth_objs\n"
+	  "                    (change since the previous sample) before flags\n"
+	  "  --count N         with --watch: stop after N samples\n"
+	  "--json prints an array of objects, one per row; in watch mode one array per\n"
+	  "sample, one per line group (JSON text sequence, each a complete document).\n" },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -481,6 +701,10 @@ static int parse_options(struct ctx *c, int argc, char **argv, const struct comm
 		{ "human", no_argument, NULL, 'H' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
+		{ "sort", required_argument, NULL, 's' },
+		{ "top", required_argument, NULL, 't' },
+		{ "watch", required_argument, NULL, 'w' },
+		{ "count", required_argument, NULL, 'c' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int opt;
@@ -509,6 +733,20 @@ static int parse_options(struct ctx *c, int argc, char **argv, const struct comm
 		case 'V':
 			version(c);
 			return OPT_EXIT_OK;
+		case 's':
+			c->sort = optarg;
+			break;
+		case 't':
+		case 'w':
+		case 'c': {
+			long long v;
+
+			if (mi_parse_s64(optarg, &v) || v < 1 || v > 1000000)
+				return bad_usage("%s needs a number from 1 to 1000000, not '%s'",
+						 argv[optind - 1], optarg);
+			*(opt == 't' ? &c->top : opt == 'w' ? &c->watch : &c->count) = (long)v;
+			break;
+		}
 		case ':':
 			return bad_usage("option '%s' needs an argument", argv[optind - 1]);
 		default:
@@ -562,5 +800,9 @@ int main(int argc, char **argv)
 		return finish(st == OPT_EXIT_OK ? ST_OK : st);
 	if (optind < argc - first)
 		return bad_usage("unexpected argument '%s'", argv[first + optind]);
+	if ((c.sort || c.top || c.watch || c.count) && strcmp(cmd->name, "slab"))
+		return bad_usage("--sort, --top, --watch and --count are for 'slab' only");
+	if (c.count && !c.watch)
+		return bad_usage("--count needs --watch");
 	return finish(cmd->run(&c));
 }
