@@ -608,8 +608,9 @@ static const struct command commands[] = {
 	  "  --watch SECONDS   a sample every SECONDS, with growth_bytes and growth_objs\n"
 	  "                    (change since the previous sample) before flags\n"
 	  "  --count N         with --watch: stop after N samples\n"
-	  "--json prints an array of objects, one per row; in watch mode one array per\n"
-	  "sample, one per line group (JSON text sequence, each a complete document).\n" },
+	  "--json prints an array of objects, one per row, in the table's order:\n"
+	  "  [{\"name\": \"dentry\", \"object_size\": 192, ..., \"flags\": \"none\"}, ...]\n"
+	  "In watch mode one such array per sample, each a complete JSON document.\n" },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
