@@ -18,11 +18,11 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/btf.h>
 #include <linux/kernel.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <uapi/linux/btf.h>
 
 #include "btf.h"
 #include "ksyms.h"

@@ -326,7 +326,7 @@ static void caches_resize_down(unsigned long target)
 /* Caller holds sl.lock. */
 static int caches_resize_up(unsigned long target)
 {
-	char name[32];
+	char name[40];	/* "meminspect_test_c" and 20 digits */
 
 	while (sl.nr_caches < target) {
 		struct kmem_cache *c;
