@@ -586,7 +586,7 @@ static const struct {
 static void mi_put_num(struct seq_file *m, bool ok, unsigned long long v)
 {
 	if (ok)
-		seq_printf(m, " %llu", v);
+		seq_put_decimal_ull(m, " ", v);
 	else
 		seq_puts(m, " -");
 }
@@ -637,7 +637,9 @@ static void mi_show_row(struct seq_file *m, const struct mi_slab_row *r)
 		if (!mi_flag_names[i].flag ||
 		    !(r->flags & (__force u32)mi_flag_names[i].flag))
 			continue;
-		seq_printf(m, "%s%s", first ? "" : ",", mi_flag_names[i].name);
+		if (!first)
+			seq_putc(m, ',');
+		seq_puts(m, mi_flag_names[i].name);
 		first = false;
 	}
 	seq_puts(m, first ? "none\n" : "\n");
