@@ -347,6 +347,10 @@ if echo 1 > "$MI_TEST_DIR/slab_alias"; then
 		ok "meminspect_test_alias was not merged (slab_nomerge?): it is its own record"
 	elif root=$(root_of meminspect_test_alias); then
 		a1=$(mi_lookup "$T/a" "$root" aliases)
+		"$MI_READER" slab --aliases --sort name > "$T/ra"
+		names=$(awk -v c="$root" '$1 == c { print $(NF - 1) }' "$T/ra")
+		check "meminspect slab --aliases lists meminspect_test_alias for $root ($names)" \
+			sh -c "echo ',$names,' | grep -q ',meminspect_test_alias,'"
 		echo 0 > "$MI_TEST_DIR/slab_alias"
 		cat "$SLABS" > "$T/b"
 		a0=$(mi_lookup "$T/b" "$root" aliases)

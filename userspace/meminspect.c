@@ -3,6 +3,7 @@
 #include "output.h"
 #include "parse.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
@@ -38,6 +39,7 @@ struct ctx {
 	long top;		/* 0: all */
 	long watch;		/* seconds between samples; 0: one sample */
 	long count;		/* samples in watch mode; 0: until interrupted */
+	bool aliases;		/* add alias_names from /sys/kernel/slab */
 };
 
 struct command {
@@ -435,6 +437,90 @@ static const struct { const char *name, *field; } slab_keys[] = {
 };
 
 /*
+ * Alias names live only in sysfs: SLUB links every mergeable cache's name,
+ * and every name merged into it, to one directory (":0000096") under
+ * /sys/kernel/slab; unmergeable caches are directories of their own name.
+ */
+struct slab_links {
+	size_t n;
+	char (*name)[256];
+	char (*target)[256];
+};
+
+static void links_free(struct slab_links *l)
+{
+	free(l->name);
+	free(l->target);
+	l->name = NULL;
+	l->target = NULL;
+	l->n = 0;
+}
+
+/* false: no /sys/kernel/slab (alias_names are then "-") */
+static bool links_load(const struct ctx *c, struct slab_links *l)
+{
+	char dir[300], path[600], buf[256];
+	struct dirent *de;
+	size_t cap = 0;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "%s/kernel/slab", c->sysfs);
+	d = opendir(dir);
+	if (!d)
+		return false;
+	while ((de = readdir(d))) {
+		ssize_t len;
+		char *base;
+
+		if (de->d_name[0] == '.' || strlen(de->d_name) >= sizeof(buf))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		len = readlink(path, buf, sizeof(buf) - 1);
+		if (len < 0)
+			continue;	/* a directory: an unmergeable cache */
+		buf[len] = '\0';
+		base = strrchr(buf, '/');
+		base = base ? base + 1 : buf;
+		if (l->n == cap) {
+			void *a, *b;
+
+			cap = cap ? 2 * cap : 256;
+			a = realloc(l->name, cap * sizeof(*l->name));
+			if (a)
+				l->name = a;
+			b = realloc(l->target, cap * sizeof(*l->target));
+			if (b)
+				l->target = b;
+			if (!a || !b)
+				break;
+		}
+		snprintf(l->name[l->n], sizeof(l->name[0]), "%s", de->d_name);
+		snprintf(l->target[l->n], sizeof(l->target[0]), "%s", base);
+		l->n++;
+	}
+	closedir(d);
+	return true;
+}
+
+/* The names linked to the same directory as cache, comma-separated, or "none". */
+static void alias_names(FILE *f, const struct slab_links *l, const char *cache)
+{
+	const char *t = NULL;
+	bool any = false;
+
+	for (size_t i = 0; i < l->n && !t; i++)
+		if (!strcmp(l->name[i], cache))
+			t = l->target[i];
+	for (size_t i = 0; t && i < l->n; i++) {
+		if (strcmp(l->target[i], t) || !strcmp(l->name[i], cache))
+			continue;
+		fprintf(f, "%s%s", any ? "," : "", l->name[i]);
+		any = true;
+	}
+	fputs(any ? " " : "none ", f);
+}
+
+/*
  * The sorted, cut view as text in the module's own format, so that the one
  * parser and the one table formatter handle it: the file's fields, with
  * growth_bytes and growth_objs (since the previous sample) before flags in
@@ -445,7 +531,9 @@ static int slab_view(const struct ctx *c, const struct mi_table *t, const struct
 {
 	size_t n = mi_nrecords(t), nf = mi_nfields(t), *idx, len = 0, cap = 4096;
 	char *text = malloc(cap);
+	struct slab_links links = { 0 };
 	struct mi_table *g = NULL;
+	bool have_links = false;
 	struct mi_error e;
 	FILE *f;
 
@@ -462,7 +550,11 @@ static int slab_view(const struct ctx *c, const struct mi_table *t, const struct
 		fprintf(f, "%s ", mi_field_name(t, col));
 	if (prev)
 		fprintf(f, "growth_bytes growth_objs ");
+	if (c->aliases)
+		fprintf(f, "alias_names ");
 	fprintf(f, "%s\n", mi_field_name(t, nf - 1));
+	if (c->aliases)
+		have_links = links_load(c, &links);
 	for (size_t r = 0; r < n; r++) {
 		for (size_t col = 0; col + 1 < nf; col++)
 			fprintf(f, "%s ", mi_value(t, r, col));
@@ -478,8 +570,13 @@ static int slab_view(const struct ctx *c, const struct mi_table *t, const struct
 				fprintf(f, "%lld %lld ", m - num(prev, p, "memory_bytes"),
 					o - num(prev, p, "active_objs"));
 		}
+		if (c->aliases && have_links)
+			alias_names(f, &links, mi_get(t, r, "name"));
+		else if (c->aliases)
+			fputs("- ", f);
 		fprintf(f, "%s\n", mi_value(t, r, nf - 1));
 	}
+	links_free(&links);
 	if (fclose(f))
 		goto nomem;
 	g = mi_table_parse(text, len, "slabs", &e);
@@ -525,6 +622,7 @@ static int slab_view(const struct ctx *c, const struct mi_table *t, const struct
 	}
 	return ST_OK;
 nomem:
+	links_free(&links);
 	free(text);
 	free(idx);
 	fprintf(stderr, "meminspect: out of memory\n");
@@ -608,6 +706,9 @@ static const struct command commands[] = {
 	  "  --watch SECONDS   a sample every SECONDS, with growth_bytes and growth_objs\n"
 	  "                    (change since the previous sample) before flags\n"
 	  "  --count N         with --watch: stop after N samples\n"
+	  "  --aliases         an alias_names column before flags: the names merged into\n"
+	  "                    the cache, from the symlinks in /sys/kernel/slab (the module\n"
+	  "                    only has their number); 'none', or '-' without sysfs\n"
 	  "--json prints an array of objects, one per row, in the table's order:\n"
 	  "  [{\"name\": \"dentry\", \"object_size\": 192, ..., \"flags\": \"none\"}, ...]\n"
 	  "In watch mode one such array per sample, each a complete JSON document.\n" },
@@ -706,6 +807,7 @@ static int parse_options(struct ctx *c, int argc, char **argv, const struct comm
 		{ "top", required_argument, NULL, 't' },
 		{ "watch", required_argument, NULL, 'w' },
 		{ "count", required_argument, NULL, 'c' },
+		{ "aliases", no_argument, NULL, 'a' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int opt;
@@ -736,6 +838,9 @@ static int parse_options(struct ctx *c, int argc, char **argv, const struct comm
 			return OPT_EXIT_OK;
 		case 's':
 			c->sort = optarg;
+			break;
+		case 'a':
+			c->aliases = true;
 			break;
 		case 't':
 		case 'w':
@@ -801,8 +906,8 @@ int main(int argc, char **argv)
 		return finish(st == OPT_EXIT_OK ? ST_OK : st);
 	if (optind < argc - first)
 		return bad_usage("unexpected argument '%s'", argv[first + optind]);
-	if ((c.sort || c.top || c.watch || c.count) && strcmp(cmd->name, "slab"))
-		return bad_usage("--sort, --top, --watch and --count are for 'slab' only");
+	if ((c.sort || c.top || c.watch || c.count || c.aliases) && strcmp(cmd->name, "slab"))
+		return bad_usage("--sort, --top, --watch, --count and --aliases are for 'slab' only");
 	if (c.count && !c.watch)
 		return bad_usage("--count needs --watch");
 	return finish(cmd->run(&c));
