@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /* meminspect: read the meminspect module's debugfs tables. Commands are data. */
+#include "export.h"
 #include "output.h"
 #include "parse.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <linux/magic.h>
 #include <stdio.h>
@@ -13,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MI_VERSION "0.1.0"
@@ -34,22 +38,51 @@ struct ctx {
 	char default_dir[300];
 	bool json;
 	struct out_opts out;
+	unsigned int watch;	/* --watch SECONDS; 0: once */
+	unsigned long count;	/* --count N: stop after N rounds; 0: until a signal */
+	bool prometheus;	/* export --prometheus */
+	const char *textfile_dir;
+	bool per_pid;
 	/* slab only */
-	const char *sort;	/* name, size, waste, objs, growth */
-	long top;		/* 0: all */
-	long watch;		/* seconds between samples; 0: one sample */
-	long count;		/* samples in watch mode; 0: until interrupted */
-	bool aliases;		/* add alias_names from /sys/kernel/slab */
+	const struct slab_key *sort;	/* --sort; NULL: by size */
+	unsigned long top;	/* --top N: the first N rows; 0: all */
+	bool aliases;		/* --aliases: alias_names from /sys/kernel/slab */
+	struct mi_table *slabs_prev;	/* slab --watch: the last round's, for growth */
+};
+
+/* Which options beyond the common ones a command takes. */
+enum {
+	CMD_WATCH = 1,		/* its figures change: --watch, --count */
+	CMD_EXPORT = 2,		/* --prometheus, --textfile-dir, --per-pid */
+	CMD_SLAB = 4,		/* --sort, --top, --aliases */
 };
 
 struct command {
 	const char *name;
 	int (*run)(struct ctx *c);
+	unsigned int flags;
 	const char *brief;	/* one line for the global help */
 	const char *help;	/* the rest of "COMMAND --help" */
 };
 
 /* ---- diagnostics: name the real reason a file cannot be opened ---- */
+
+/* The loaded module's version into buf ("" when unknown); false if none. */
+static bool module_version(const struct ctx *c, char *buf, size_t len)
+{
+	char path[300];
+	FILE *f;
+
+	buf[0] = '\0';
+	snprintf(path, sizeof(path), "%s/module/meminspect/version", c->sysfs);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	if (fgets(buf, (int)len, f))
+		buf[strcspn(buf, "\n")] = '\0';
+	fclose(f);
+	return buf[0] != '\0';
+}
 
 static bool exists(const char *path)
 {
@@ -399,9 +432,6 @@ static int cmd_report(struct ctx *c)
 
 /* ---- slab: a slabtop with waste and growth ---- */
 
-__attribute__((format(printf, 1, 2)))
-static int bad_usage(const char *fmt, ...);
-
 /* numeric value of field f in record r; -1 for "-" */
 static long long num(const struct mi_table *t, size_t r, const char *f)
 {
@@ -431,10 +461,26 @@ static int slab_cmp(const void *a, const void *b)
 	return strcmp(mi_get(sort_by.t, x, "name"), mi_get(sort_by.t, y, "name"));
 }
 
-static const struct { const char *name, *field; } slab_keys[] = {
+/* --sort KEY: the field sorted by, largest first; NULL: by name */
+static const struct slab_key {
+	const char *name, *field;
+} slab_keys[] = {
 	{ "name", NULL }, { "size", "memory_bytes" }, { "waste", "waste_bytes" },
 	{ "objs", "active_objs" }, { "growth", "growth_bytes" },
 };
+
+static const struct slab_key *slab_key(const char *name)
+{
+	for (size_t i = 0; i < sizeof(slab_keys) / sizeof(slab_keys[0]); i++)
+		if (!strcmp(name, slab_keys[i].name))
+			return &slab_keys[i];
+	return NULL;
+}
+
+static bool sorts_by_growth(const struct ctx *c)
+{
+	return c->sort && c->sort->field && !strcmp(c->sort->field, "growth_bytes");
+}
 
 /*
  * Alias names live only in sysfs: SLUB links every mergeable cache's name,
@@ -592,8 +638,8 @@ static int slab_view(const struct ctx *c, const struct mi_table *t, const struct
 	sort_by.t = g;
 	sort_by.key = key;
 	qsort(idx, n, sizeof(*idx), slab_cmp);
-	if (c->top > 0 && (size_t)c->top < n)
-		n = (size_t)c->top;
+	if (c->top && c->top < n)
+		n = c->top;
 
 	f = open_memstream(&text, &len);
 	if (!f)
@@ -629,89 +675,238 @@ nomem:
 	return ST_FORMAT;
 }
 
+/*
+ * One round. Under --watch, run_command() calls it every c->watch seconds
+ * and the round's table stays in c->slabs_prev for the next one's growth.
+ */
 static int cmd_slab(struct ctx *c)
 {
-	const char *key = NULL;
-	struct mi_table *prev = NULL, *t, *v;
+	const char *key = c->sort ? c->sort->field : "memory_bytes";
+	struct mi_table *t, *v;
 	struct json j;
-	size_t i;
-	int st = ST_OK;
+	int st = load_checked(c, "slabs", &t);
 
-	for (i = 0; i < sizeof(slab_keys) / sizeof(slab_keys[0]); i++)
-		if (!strcmp(c->sort ? c->sort : "size", slab_keys[i].name))
-			break;
-	if (i == sizeof(slab_keys) / sizeof(slab_keys[0]))
-		return bad_usage("--sort takes name, size, waste, objs or growth, not '%s'", c->sort);
-	key = slab_keys[i].field;
-	if (key && !strcmp(key, "growth_bytes") && !c->watch)
-		return bad_usage("--sort growth needs --watch");
-	for (long sample = 1;; sample++) {
-		st = load_checked(c, "slabs", &t);
-		if (st)
-			break;
-		/* the first sample has no growth yet: it is sorted by size */
-		st = slab_view(c, t, prev, prev || !c->watch || strcmp(key ? key : "", "growth_bytes") ?
-			       key : "memory_bytes", &v);
-		if (st) {
-			mi_table_free(t);
-			break;
-		}
-		if (c->json) {
-			json_init(&j, stdout);
-			print_json(&j, v, "slabs");
-			json_finish(&j);
-		} else {
-			if (c->watch)
-				printf("== sample %ld%s ==\n", sample, prev ? "" :
-				       " (growth from the next sample on)");
-			st = print_table(c, v);
-			if (c->watch)
-				putchar('\n');
-		}
-		mi_table_free(v);
-		mi_table_free(prev);
-		prev = t;
-		fflush(stdout);
-		if (st || !c->watch || (c->count && sample >= c->count))
-			break;
-		sleep((unsigned int)c->watch);
+	if (st)
+		return st;
+	/* the first round has no growth yet: it is sorted by size */
+	if (sorts_by_growth(c) && !c->slabs_prev)
+		key = "memory_bytes";
+	st = slab_view(c, t, c->slabs_prev, key, &v);
+	if (st) {
+		mi_table_free(t);
+		return st;
 	}
-	mi_table_free(prev);
+	if (c->json) {
+		json_init(&j, stdout);
+		print_json(&j, v, "slabs");
+		json_finish(&j);
+	} else {
+		st = print_table(c, v);
+		if (c->watch && !c->slabs_prev)
+			printf("# growth columns from the next round on\n");
+	}
+	mi_table_free(v);
+	if (c->watch) {
+		mi_table_free(c->slabs_prev);
+		c->slabs_prev = t;
+	} else {
+		mi_table_free(t);
+	}
 	return st;
 }
 
+/* ---- export ---- */
+
+static int export_to(struct ctx *c, FILE *f)
+{
+	struct prom_out o = { .f = f, .per_pid = c->per_pid };
+	const char *info[] = { "reader_version", MI_VERSION, "module_version", "unknown", NULL };
+	struct mi_table *caps = NULL, *t;
+	char mod[64];
+	const char **files = NULL, **ok = NULL;
+	size_t nfiles = 0;
+	struct json j;
+	int st = load_checked(c, "capabilities", &caps), worst = st;
+
+	if (c->json) {
+		json_init(&j, f);
+		json_begin_array(&j);
+		o.j = &j;
+	}
+	if (module_version(c, mod, sizeof(mod)))
+		info[3] = mod;
+	prom_family(&o, "meminspect_up", "gauge",
+		    "1 if the module's files could be read, 0 if not (see the reader's stderr)");
+	prom_sample(&o, "meminspect_up", NULL, st ? "0" : "1");
+	prom_family(&o, "meminspect_info", "gauge", "versions of the reader and the loaded module");
+	prom_sample(&o, "meminspect_info", info, "1");
+	if (st)
+		goto out;
+	files = calloc(mi_nrecords(caps) + 1, sizeof(*files));
+	ok = calloc(mi_nrecords(caps) + 1, sizeof(*ok));
+	if (!files || !ok) {
+		fprintf(stderr, "meminspect: out of memory\n");
+		worst = ST_FORMAT;
+		goto out;
+	}
+	for (size_t r = 0; r < mi_nrecords(caps); r++) {
+		const char *file = mi_get(caps, r, "name");
+		int err;
+
+		if (!is_file_row(caps, r) || strcmp(mi_get(caps, r, "available"), "yes"))
+			continue;
+		files[nfiles] = file;
+		ok[nfiles] = "0";
+		t = caps;
+		if (strcmp(file, "capabilities")) {
+			st = load_checked(c, file, &t);
+			if (st) {
+				worst = worst ? worst : st;
+				nfiles++;
+				continue;
+			}
+		}
+		err = prom_export_table(&o, file, t);
+		if (err) {
+			if (err == -ENOMEM)
+				fprintf(stderr, "meminspect: out of memory\n");
+			worst = worst ? worst : ST_FORMAT;
+		} else {
+			ok[nfiles] = "1";
+		}
+		if (t != caps)
+			mi_table_free(t);
+		nfiles++;
+	}
+	prom_family(&o, "meminspect_file_ok", "gauge",
+		    "1 if the file (available on this kernel) was read and exported");
+	for (size_t i = 0; i < nfiles; i++) {
+		const char *lab[] = { "file", files[i], NULL };
+
+		prom_sample(&o, "meminspect_file_ok", lab, ok[i]);
+	}
+out:
+	if (c->json) {
+		json_end_array(&j);
+		json_finish(&j);
+	}
+	prom_out_release(&o);
+	free(files);
+	free(ok);
+	mi_table_free(caps);
+	return worst;
+}
+
+/*
+ * node_exporter's textfile collector reads every DIR/NAME.prom whenever it is
+ * scraped: write a hidden temporary file in DIR and rename it over
+ * meminspect.prom, so a scrape sees the old file or the new one, never half
+ * of one. The file is written even when the module cannot be read:
+ * meminspect_up 0 says so, where a stale file would say nothing.
+ */
+static int export_textfile(struct ctx *c)
+{
+	size_t len = strlen(c->textfile_dir) + 32;
+	char *tmp = malloc(len), *dst = malloc(len);
+	int fd = -1, st = ST_FORMAT, werr = 0;
+	FILE *f;
+
+	if (!tmp || !dst) {
+		fprintf(stderr, "meminspect: out of memory\n");
+		goto out;
+	}
+	snprintf(dst, len, "%s/meminspect.prom", c->textfile_dir);
+	snprintf(tmp, len, "%s/.meminspect.prom.XXXXXX", c->textfile_dir);
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		fprintf(stderr, "meminspect: --textfile-dir %s: cannot create a file there: %s\n",
+			c->textfile_dir, strerror(errno));
+		st = errno == EACCES || errno == EPERM || errno == EROFS ? ST_PERM : ST_USAGE;
+		goto out;
+	}
+	f = fdopen(fd, "w");
+	if (!f || fchmod(fd, 0644)) {
+		werr = errno;
+		if (f)
+			fclose(f);
+		else
+			close(fd);
+	} else {
+		st = export_to(c, f);
+		if (fflush(f) || ferror(f) || fsync(fd))
+			werr = errno ? errno : EIO;
+		if (fclose(f) && !werr)
+			werr = errno;
+	}
+	if (!werr && rename(tmp, dst))
+		werr = errno;
+	if (werr) {
+		fprintf(stderr, "meminspect: writing %s: %s\n", dst, strerror(werr));
+		unlink(tmp);
+		st = ST_FORMAT;
+	}
+out:
+	free(tmp);
+	free(dst);
+	return st;
+}
+
+static int cmd_export(struct ctx *c)
+{
+	if (c->textfile_dir)
+		return export_textfile(c);
+	return export_to(c, stdout);
+}
+
 static const struct command commands[] = {
-	{ "summary", cmd_summary, "memory on this box: field, value, unit",
+	{ "summary", cmd_summary, CMD_WATCH, "memory on this box: field, value, unit",
 	  "Prints the module's summary file: one row per figure (docs/summary.md).\n"
 	  "--json prints an object keyed by field:\n"
 	  "  {\"mem_total\": {\"value\": 2014232, \"unit\": \"kB\"}, ...}\n"
-	  "where value is null when the kernel cannot provide it.\n" },
-	{ "capabilities", cmd_capabilities, "what the module can show on this kernel, and why not",
+	  "where value is null when the kernel cannot provide it.\n"
+	  "--watch SECONDS prints it again every SECONDS (one JSON document each\n"
+	  "time with --json) until interrupted or --count rounds are done.\n" },
+	{ "capabilities", cmd_capabilities, 0, "what the module can show on this kernel, and why not",
 	  "Prints the module's capabilities file: name, kind (file, field or\n"
 	  "mechanism), available (yes/no) and detail.\n"
 	  "--json prints an array of objects:\n"
 	  "  [{\"name\": \"summary\", \"kind\": \"file\", \"available\": \"yes\", \"detail\": null}, ...]\n" },
-	{ "report", cmd_report, "every file the module offers, one table each",
+	{ "report", cmd_report, CMD_WATCH, "every file the module offers, one table each",
 	  "Prints every file that capabilities lists with kind=file, each under a\n"
 	  "\"== FILE ==\" heading; unavailable files are listed with the reason.\n"
 	  "--json prints one object keyed by file name, each value in that file's\n"
 	  "own shape (summary: as 'summary --json'; others: an array of objects);\n"
-	  "unavailable files are left out.\n" },
-	{ "slab", cmd_slab, "slab caches: sizes, counts, waste and growth (a slabtop)",
+	  "unavailable files are left out.\n"
+	  "--watch SECONDS repeats it every SECONDS, as for summary.\n" },
+	{ "slab", cmd_slab, CMD_WATCH | CMD_SLAB,
+	  "slab caches: sizes, counts, waste and growth (a slabtop)",
 	  "Prints the module's slabs file, one row per slab cache, sorted.\n"
 	  "  --sort KEY        name, size (memory_bytes, the default), waste (waste_bytes),\n"
 	  "                    objs (active_objs) or growth (growth_bytes, needs --watch);\n"
 	  "                    numbers sort largest first\n"
 	  "  --top N           only the first N rows\n"
-	  "  --watch SECONDS   a sample every SECONDS, with growth_bytes and growth_objs\n"
-	  "                    (change since the previous sample) before flags\n"
-	  "  --count N         with --watch: stop after N samples\n"
 	  "  --aliases         an alias_names column before flags: the names merged into\n"
 	  "                    the cache, from the symlinks in /sys/kernel/slab (the module\n"
 	  "                    only has their number); 'none', or '-' without sysfs\n"
+	  "--watch SECONDS repeats it every SECONDS, as for summary; from the second\n"
+	  "round on, growth_bytes and growth_objs (change since the previous round)\n"
+	  "come before flags.\n"
 	  "--json prints an array of objects, one per row, in the table's order:\n"
 	  "  [{\"name\": \"dentry\", \"object_size\": 192, ..., \"flags\": \"none\"}, ...]\n"
-	  "In watch mode one such array per sample, each a complete JSON document.\n" },
+	  "With --watch one such array per round, each a complete JSON document.\n" },
+	{ "export", cmd_export, CMD_WATCH | CMD_EXPORT,
+	  "every figure as Prometheus metrics (node_exporter textfile)",
+	  "--prometheus prints every figure of every available file in the\n"
+	  "Prometheus text format: meminspect_FILE_FIELD, sizes in _bytes,\n"
+	  "counters in _total, labels for node/zone/order/migratetype/cache\n"
+	  "(docs/export.md). Files with per-process rows are left out unless\n"
+	  "--per-pid is given.\n"
+	  "--textfile-dir DIR writes DIR/meminspect.prom instead, atomically\n"
+	  "(temporary file + rename), for node_exporter's textfile collector; with\n"
+	  "--watch SECONDS it rewrites it every SECONDS. The file is written even\n"
+	  "when the module cannot be read: meminspect_up is then 0.\n"
+	  "--json prints the same samples as an array of\n"
+	  "  {\"metric\": \"meminspect_up\", \"type\": \"gauge\", \"labels\": {}, \"value\": 1}\n" },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -725,7 +920,17 @@ static const char options_help[] =
 	"  -j, --json      print JSON instead of tables (notes go to stderr)\n"
 	"  -H, --human     sizes in B/KiB/MiB/GiB instead of kB (tables only)\n"
 	"  -h, --help      show this help; after COMMAND, that command's help\n"
-	"  -V, --version   print the reader's and the loaded module's versions\n";
+	"  -V, --version   print the reader's and the loaded module's versions\n"
+	"  -w, --watch SECONDS  repeat every SECONDS (summary, report, slab, export)\n"
+	"  -n, --count N   with --watch: stop after N rounds\n"
+	"slab only:\n"
+	"  --sort KEY      name, size, waste, objs or growth (needs --watch)\n"
+	"  --top N         only the first N rows\n"
+	"  --aliases       the names merged into each cache (alias_names)\n"
+	"export only:\n"
+	"  --prometheus    Prometheus text format\n"
+	"  --textfile-dir DIR  write DIR/meminspect.prom atomically (node_exporter)\n"
+	"  --per-pid       also export files with per-process rows\n";
 
 static const char exit_help[] =
 	"Exit status:\n"
@@ -764,24 +969,21 @@ static int bad_usage(const char *fmt, ...)
 	return ST_USAGE;
 }
 
+/* The warning every command gives when the loaded module is another version. */
+static void warn_version(const char *mod)
+{
+	fprintf(stderr, "meminspect: warning: reader %s and module %s differ\n", MI_VERSION, mod);
+}
+
 static int version(const struct ctx *c)
 {
-	char path[300], mod[64] = "";
-	FILE *f;
+	char mod[64];
 
 	printf("meminspect %s\n", MI_VERSION);
-	snprintf(path, sizeof(path), "%s/module/meminspect/version", c->sysfs);
-	f = fopen(path, "r");
-	if (f) {
-		if (fgets(mod, sizeof(mod), f))
-			mod[strcspn(mod, "\n")] = '\0';
-		fclose(f);
-	}
-	if (*mod) {
+	if (module_version(c, mod, sizeof(mod))) {
 		printf("module meminspect %s\n", mod);
 		if (strcmp(mod, MI_VERSION))
-			fprintf(stderr, "meminspect: warning: reader %s and module %s differ\n",
-				MI_VERSION, mod);
+			warn_version(mod);
 	} else {
 		printf("module meminspect %s\n", module_loaded(c) ? "loaded, version unknown" : "not loaded");
 	}
@@ -789,6 +991,7 @@ static int version(const struct ctx *c)
 }
 
 enum { OPT_DONE = -1, OPT_EXIT_OK = -2 };
+enum { OPT_PROMETHEUS = 256, OPT_TEXTFILE_DIR, OPT_PER_PID, OPT_SORT, OPT_TOP, OPT_ALIASES };
 
 /*
  * One getopt_long pass over argv; the same options are accepted before and
@@ -803,18 +1006,22 @@ static int parse_options(struct ctx *c, int argc, char **argv, const struct comm
 		{ "human", no_argument, NULL, 'H' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
-		{ "sort", required_argument, NULL, 's' },
-		{ "top", required_argument, NULL, 't' },
 		{ "watch", required_argument, NULL, 'w' },
-		{ "count", required_argument, NULL, 'c' },
-		{ "aliases", no_argument, NULL, 'a' },
+		{ "count", required_argument, NULL, 'n' },
+		{ "prometheus", no_argument, NULL, OPT_PROMETHEUS },
+		{ "textfile-dir", required_argument, NULL, OPT_TEXTFILE_DIR },
+		{ "per-pid", no_argument, NULL, OPT_PER_PID },
+		{ "sort", required_argument, NULL, OPT_SORT },
+		{ "top", required_argument, NULL, OPT_TOP },
+		{ "aliases", no_argument, NULL, OPT_ALIASES },
 		{ NULL, 0, NULL, 0 },
 	};
+	unsigned long long n;
 	int opt;
 
 	opterr = 0;	/* our own messages, naming meminspect, not argv[0] */
 	optind = 0;	/* glibc: full re-initialisation for the second pass */
-	while ((opt = getopt_long(argc, argv, "+:d:jHhV", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+:d:jHhVw:n:", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'd':
 			if (!*optarg)
@@ -836,35 +1043,125 @@ static int parse_options(struct ctx *c, int argc, char **argv, const struct comm
 		case 'V':
 			version(c);
 			return OPT_EXIT_OK;
-		case 's':
-			c->sort = optarg;
+		case 'w':
+			if (mi_parse_u64(optarg, &n) || n < 1 || n > 86400)
+				return bad_usage("--watch takes whole seconds from 1 to 86400, not '%s'",
+						 optarg);
+			c->watch = (unsigned int)n;
 			break;
-		case 'a':
+		case 'n':
+			if (mi_parse_u64(optarg, &n) || n < 1 || n > 1000000000)
+				return bad_usage("--count takes a number of rounds from 1, not '%s'",
+						 optarg);
+			c->count = (unsigned long)n;
+			break;
+		case OPT_PROMETHEUS:
+			c->prometheus = true;
+			break;
+		case OPT_TEXTFILE_DIR:
+			if (!*optarg)
+				return bad_usage("--textfile-dir needs a directory");
+			c->textfile_dir = optarg;
+			break;
+		case OPT_PER_PID:
+			c->per_pid = true;
+			break;
+		case OPT_SORT:
+			c->sort = slab_key(optarg);
+			if (!c->sort)
+				return bad_usage("--sort takes name, size, waste, objs or growth, not '%s'",
+						 optarg);
+			break;
+		case OPT_TOP:
+			if (mi_parse_u64(optarg, &n) || n < 1 || n > 1000000)
+				return bad_usage("--top takes a number of rows from 1 to 1000000, not '%s'",
+						 optarg);
+			c->top = (unsigned long)n;
+			break;
+		case OPT_ALIASES:
 			c->aliases = true;
 			break;
-		case 't':
-		case 'w':
-		case 'c': {
-			long long v;
-
-			if (mi_parse_s64(optarg, &v) || v < 1 || v > 1000000)
-				return bad_usage("%s needs a number from 1 to 1000000, not '%s'",
-						 argv[optind - 1], optarg);
-			*(opt == 't' ? &c->top : opt == 'w' ? &c->watch : &c->count) = (long)v;
-			break;
-		}
 		case ':':
 			return bad_usage("option '%s' needs an argument", argv[optind - 1]);
 		default:
 			if (!optopt)	/* an unknown long option */
 				return bad_usage("unknown option '%s'", argv[optind - 1]);
 			/* inside "-jx", argv[optind - 1] is not the culprit: name the letter */
-			if (!strchr("djHhV", optopt))
+			if (!strchr("djHhVwn", optopt))
 				return bad_usage("unknown option '-%c'", optopt);
 			return bad_usage("option '%s' takes no argument", argv[optind - 1]);
 		}
 	}
 	return OPT_DONE;
+}
+
+/* Options that only some commands take, and those that need each other. */
+static int check_options(const struct ctx *c, const struct command *cmd)
+{
+	if ((c->watch || c->count) && !(cmd->flags & CMD_WATCH))
+		return bad_usage("'%s' takes no --watch or --count: its content does not change",
+				 cmd->name);
+	if (c->count && !c->watch)
+		return bad_usage("--count needs --watch");
+	if ((c->prometheus || c->textfile_dir || c->per_pid) && !(cmd->flags & CMD_EXPORT))
+		return bad_usage("--prometheus, --textfile-dir and --per-pid are export options");
+	if ((cmd->flags & CMD_EXPORT) && !c->prometheus && !c->json)
+		return bad_usage("export needs a format: --prometheus (or --json)");
+	if (c->textfile_dir && c->json)
+		return bad_usage("--textfile-dir writes the Prometheus text format: drop --json");
+	if ((c->sort || c->top || c->aliases) && !(cmd->flags & CMD_SLAB))
+		return bad_usage("--sort, --top and --aliases are slab options");
+	if (sorts_by_growth(c) && !c->watch)
+		return bad_usage("--sort growth needs --watch");
+	return OPT_DONE;
+}
+
+static volatile sig_atomic_t stop_watch;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	stop_watch = 1;
+}
+
+/*
+ * The command once, or with --watch every c->watch seconds until SIGINT or
+ * SIGTERM (which end the current round first: a textfile is never left
+ * half-written) or --count rounds. Errors a retry cannot fix end the loop;
+ * others (the module unloaded for a while) are reported and retried.
+ */
+static int run_command(struct ctx *c, const struct command *cmd)
+{
+	struct sigaction sa = { .sa_handler = on_stop };
+	unsigned long round = 0;
+	int st;
+
+	if (!c->watch)
+		return cmd->run(c);
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	for (;;) {
+		struct timespec ts = { .tv_sec = c->watch };
+
+		if (!c->json && !c->textfile_dir && !(cmd->flags & CMD_EXPORT)) {
+			time_t now = time(NULL);
+			char when[64];
+
+			strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", localtime(&now));
+			printf("%s== %s ==\n", round ? "\n" : "", when);
+		}
+		st = cmd->run(c);
+		if (fflush(stdout) || ferror(stdout) || st == ST_USAGE || st == ST_PERM)
+			break;
+		if (++round == c->count)
+			break;
+		while (!stop_watch && nanosleep(&ts, &ts) && errno == EINTR)
+			;
+		if (stop_watch)
+			break;
+	}
+	return st;
 }
 
 static int finish(int st)
@@ -882,6 +1179,7 @@ int main(int argc, char **argv)
 	struct ctx c = { .sysfs = "/sys" };
 	const struct command *cmd = NULL;
 	const char *env;
+	char mod[64];
 	int st, first;
 
 	if ((env = getenv("MEMINSPECT_SYSFS")) && *env)
@@ -906,9 +1204,12 @@ int main(int argc, char **argv)
 		return finish(st == OPT_EXIT_OK ? ST_OK : st);
 	if (optind < argc - first)
 		return bad_usage("unexpected argument '%s'", argv[first + optind]);
-	if ((c.sort || c.top || c.watch || c.count || c.aliases) && strcmp(cmd->name, "slab"))
-		return bad_usage("--sort, --top, --watch, --count and --aliases are for 'slab' only");
-	if (c.count && !c.watch)
-		return bad_usage("--count needs --watch");
-	return finish(cmd->run(&c));
+	st = check_options(&c, cmd);
+	if (st != OPT_DONE)
+		return st;
+	if (module_version(&c, mod, sizeof(mod)) && strcmp(mod, MI_VERSION))
+		warn_version(mod);
+	st = run_command(&c, cmd);
+	mi_table_free(c.slabs_prev);
+	return finish(st);
 }
