@@ -13,6 +13,7 @@
 
 #include "capabilities.h"
 #include "ksyms.h"
+#include "slab.h"
 #include "summary.h"
 
 /*
@@ -34,6 +35,8 @@ static const struct mi_file {
 	  "memory totals with their /proc/meminfo counterparts" },
 	{ "capabilities", &mi_capabilities_fops,
 	  "what this module provides on this kernel, and how" },
+	{ "slabs", &mi_slabs_fops,
+	  "one record per slab cache, with /proc/slabinfo's counts, waste and flags" },
 };
 
 static struct mi_cap mi_file_caps[ARRAY_SIZE(mi_files)];
@@ -47,6 +50,7 @@ static int __init mi_init(void)
 
 	mi_ksyms_init();
 	mi_summary_init();
+	mi_slab_init();
 
 	for (i = 0; i < ARRAY_SIZE(mi_files); i++) {
 		mi_file_caps[i].name = mi_files[i].name;
@@ -79,6 +83,7 @@ remove_dir:
 	debugfs_remove_recursive(mi_dir);
 unregister_files:
 	mi_caps_unregister(&mi_file_table);
+	mi_slab_exit();
 	mi_summary_exit();
 	mi_ksyms_exit();
 	return err;
@@ -88,6 +93,7 @@ static void __exit mi_exit(void)
 {
 	debugfs_remove_recursive(mi_dir);
 	mi_caps_unregister(&mi_file_table);
+	mi_slab_exit();
 	mi_summary_exit();
 	mi_ksyms_exit();
 }

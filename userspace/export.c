@@ -66,8 +66,13 @@ static const struct prom_rule prom_rules[] = {
 		     "free=free_pages min=min_pages low=low_pages high=high_pages "
 		     "boost=boost_pages pcp=pcp_pages" },
 	{ .file = "buddy", .labels = DEFAULT_LABELS, .pivot = "order_ order free_blocks" },
-	/* one row per cache: its name is the label; order is the slab's, a figure */
-	{ .file = "slabs", .labels = "name", .renames = "name=cache" },
+	/*
+	 * one row per cache: its name is the label; order is the slab's, a
+	 * figure. The sizes are bytes: say so in the name.
+	 */
+	{ .file = "slabs", .labels = "name",
+	  .renames = "name=cache object_size=object_size_bytes slab_size=slab_size_bytes "
+		     "align=align_bytes" },
 	{ .labels = DEFAULT_LABELS, .per_pid = "pid" },
 };
 

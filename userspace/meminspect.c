@@ -4,6 +4,7 @@
 #include "output.h"
 #include "parse.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -42,12 +43,18 @@ struct ctx {
 	bool prometheus;	/* export --prometheus */
 	const char *textfile_dir;
 	bool per_pid;
+	/* slab only */
+	const struct slab_key *sort;	/* --sort; NULL: by size */
+	unsigned long top;	/* --top N: the first N rows; 0: all */
+	bool aliases;		/* --aliases: alias_names from /sys/kernel/slab */
+	struct mi_table *slabs_prev;	/* slab --watch: the last round's, for growth */
 };
 
 /* Which options beyond the common ones a command takes. */
 enum {
 	CMD_WATCH = 1,		/* its figures change: --watch, --count */
 	CMD_EXPORT = 2,		/* --prometheus, --textfile-dir, --per-pid */
+	CMD_SLAB = 4,		/* --sort, --top, --aliases */
 };
 
 struct command {
@@ -268,7 +275,23 @@ static void json_summary(struct json *j, const struct mi_table *t)
 
 static const char *const summary_fields[] = { "field", "value", "unit", NULL };
 static const char *const capabilities_fields[] = { "name", "kind", "available", "detail", NULL };
+static const char *const slabs_fields[] = {
+	"name", "object_size", "slab_size", "active_objs", "total_objs",
+	"objs_per_slab", "order", "memory_bytes", "waste_bytes", "waste_pct",
+	"aliases", "flags", NULL };
 static const char *const no_fields[] = { NULL };
+
+static int check_slabs(const struct mi_table *t)
+{
+	for (size_t r = 0; r < mi_nrecords(t); r++)
+		for (size_t col = 1; col + 1 < mi_nfields(t); col++) {
+			const char *v = mi_value(t, r, col);
+
+			if (!mi_is_none(v) && !mi_is_integer(v))
+				return format_error(t, r, "value is not an integer", v);
+		}
+	return ST_OK;
+}
 
 static const struct file_view {
 	const char *file;	/* NULL: any other file */
@@ -278,6 +301,7 @@ static const struct file_view {
 } views[] = {
 	{ "summary", summary_fields, check_summary, json_summary },
 	{ "capabilities", capabilities_fields, check_capabilities, json_records },
+	{ "slabs", slabs_fields, check_slabs, json_records },
 	{ NULL, no_fields, NULL, json_records },
 };
 
@@ -404,6 +428,291 @@ static int cmd_report(struct ctx *c)
 	}
 	mi_table_free(caps);
 	return worst;
+}
+
+/* ---- slab: a slabtop with waste and growth ---- */
+
+/* numeric value of field f in record r; -1 for "-" */
+static long long num(const struct mi_table *t, size_t r, const char *f)
+{
+	long long v;
+
+	return mi_parse_s64(mi_get(t, r, f), &v) ? -1 : v;
+}
+
+struct slab_sort {
+	const struct mi_table *t;
+	const char *key;	/* a field of t, sorted descending */
+};
+
+static struct slab_sort sort_by;
+
+static int slab_cmp(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	long long vx, vy;
+
+	if (!sort_by.key)
+		return strcmp(mi_get(sort_by.t, x, "name"), mi_get(sort_by.t, y, "name"));
+	vx = num(sort_by.t, x, sort_by.key);
+	vy = num(sort_by.t, y, sort_by.key);
+	if (vx != vy)
+		return vx < vy ? 1 : -1;
+	return strcmp(mi_get(sort_by.t, x, "name"), mi_get(sort_by.t, y, "name"));
+}
+
+/* --sort KEY: the field sorted by, largest first; NULL: by name */
+static const struct slab_key {
+	const char *name, *field;
+} slab_keys[] = {
+	{ "name", NULL }, { "size", "memory_bytes" }, { "waste", "waste_bytes" },
+	{ "objs", "active_objs" }, { "growth", "growth_bytes" },
+};
+
+static const struct slab_key *slab_key(const char *name)
+{
+	for (size_t i = 0; i < sizeof(slab_keys) / sizeof(slab_keys[0]); i++)
+		if (!strcmp(name, slab_keys[i].name))
+			return &slab_keys[i];
+	return NULL;
+}
+
+static bool sorts_by_growth(const struct ctx *c)
+{
+	return c->sort && c->sort->field && !strcmp(c->sort->field, "growth_bytes");
+}
+
+/*
+ * Alias names live only in sysfs: SLUB links every mergeable cache's name,
+ * and every name merged into it, to one directory (":0000096") under
+ * /sys/kernel/slab; unmergeable caches are directories of their own name.
+ */
+struct slab_links {
+	size_t n;
+	char (*name)[256];
+	char (*target)[256];
+};
+
+static void links_free(struct slab_links *l)
+{
+	free(l->name);
+	free(l->target);
+	l->name = NULL;
+	l->target = NULL;
+	l->n = 0;
+}
+
+/* false: no /sys/kernel/slab (alias_names are then "-") */
+static bool links_load(const struct ctx *c, struct slab_links *l)
+{
+	char dir[300], path[600], buf[256];
+	struct dirent *de;
+	size_t cap = 0;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "%s/kernel/slab", c->sysfs);
+	d = opendir(dir);
+	if (!d)
+		return false;
+	while ((de = readdir(d))) {
+		ssize_t len;
+		char *base;
+
+		if (de->d_name[0] == '.' || strlen(de->d_name) >= sizeof(buf))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		len = readlink(path, buf, sizeof(buf) - 1);
+		if (len < 0)
+			continue;	/* a directory: an unmergeable cache */
+		buf[len] = '\0';
+		base = strrchr(buf, '/');
+		base = base ? base + 1 : buf;
+		if (l->n == cap) {
+			void *a, *b;
+
+			cap = cap ? 2 * cap : 256;
+			a = realloc(l->name, cap * sizeof(*l->name));
+			if (a)
+				l->name = a;
+			b = realloc(l->target, cap * sizeof(*l->target));
+			if (b)
+				l->target = b;
+			if (!a || !b)
+				break;
+		}
+		snprintf(l->name[l->n], sizeof(l->name[0]), "%s", de->d_name);
+		snprintf(l->target[l->n], sizeof(l->target[0]), "%s", base);
+		l->n++;
+	}
+	closedir(d);
+	return true;
+}
+
+/* The names linked to the same directory as cache, comma-separated, or "none". */
+static void alias_names(FILE *f, const struct slab_links *l, const char *cache)
+{
+	const char *t = NULL;
+	bool any = false;
+
+	for (size_t i = 0; i < l->n && !t; i++)
+		if (!strcmp(l->name[i], cache))
+			t = l->target[i];
+	for (size_t i = 0; t && i < l->n; i++) {
+		if (strcmp(l->target[i], t) || !strcmp(l->name[i], cache))
+			continue;
+		fprintf(f, "%s%s", any ? "," : "", l->name[i]);
+		any = true;
+	}
+	fputs(any ? " " : "none ", f);
+}
+
+/*
+ * The sorted, cut view as text in the module's own format, so that the one
+ * parser and the one table formatter handle it: the file's fields, with
+ * growth_bytes and growth_objs (since the previous sample) before flags in
+ * watch mode.
+ */
+static int slab_view(const struct ctx *c, const struct mi_table *t, const struct mi_table *prev,
+		     const char *key, struct mi_table **view)
+{
+	size_t n = mi_nrecords(t), nf = mi_nfields(t), *idx, len = 0, cap = 4096;
+	char *text = malloc(cap);
+	struct slab_links links = { 0 };
+	struct mi_table *g = NULL;
+	bool have_links = false;
+	struct mi_error e;
+	FILE *f;
+
+	idx = calloc(n ? n : 1, sizeof(*idx));
+	if (!text || !idx)
+		goto nomem;
+	free(text);
+	text = NULL;
+	f = open_memstream(&text, &len);
+	if (!f)
+		goto nomem;
+	/* with growth first, as a table of its own, so that it can be a sort key */
+	for (size_t col = 0; col + 1 < nf; col++)
+		fprintf(f, "%s ", mi_field_name(t, col));
+	if (prev)
+		fprintf(f, "growth_bytes growth_objs ");
+	if (c->aliases)
+		fprintf(f, "alias_names ");
+	fprintf(f, "%s\n", mi_field_name(t, nf - 1));
+	if (c->aliases)
+		have_links = links_load(c, &links);
+	for (size_t r = 0; r < n; r++) {
+		for (size_t col = 0; col + 1 < nf; col++)
+			fprintf(f, "%s ", mi_value(t, r, col));
+		if (prev) {
+			long p = mi_find(prev, "name", mi_get(t, r, "name"));
+			long long m = num(t, r, "memory_bytes"), o = num(t, r, "active_objs");
+
+			if (p < 0)	/* a new cache grew from nothing */
+				fprintf(f, "%lld %lld ", m, o);
+			else if (m < 0 || o < 0 || num(prev, p, "memory_bytes") < 0)
+				fprintf(f, "- - ");
+			else
+				fprintf(f, "%lld %lld ", m - num(prev, p, "memory_bytes"),
+					o - num(prev, p, "active_objs"));
+		}
+		if (c->aliases && have_links)
+			alias_names(f, &links, mi_get(t, r, "name"));
+		else if (c->aliases)
+			fputs("- ", f);
+		fprintf(f, "%s\n", mi_value(t, r, nf - 1));
+	}
+	links_free(&links);
+	if (fclose(f))
+		goto nomem;
+	g = mi_table_parse(text, len, "slabs", &e);
+	free(text);
+	text = NULL;
+	if (!g) {
+		fprintf(stderr, "meminspect: %s\n", e.msg);
+		free(idx);
+		return ST_FORMAT;
+	}
+	for (size_t r = 0; r < n; r++)
+		idx[r] = r;
+	sort_by.t = g;
+	sort_by.key = key;
+	qsort(idx, n, sizeof(*idx), slab_cmp);
+	if (c->top && c->top < n)
+		n = c->top;
+
+	f = open_memstream(&text, &len);
+	if (!f)
+		goto nomem;
+	for (size_t col = 0; col < mi_nfields(g); col++)
+		fprintf(f, "%s%s", col ? " " : "", mi_field_name(g, col));
+	fputc('\n', f);
+	for (size_t i = 0; i < n; i++) {
+		for (size_t col = 0; col < mi_nfields(g); col++)
+			fprintf(f, "%s%s", col ? " " : "", mi_value(g, idx[i], col));
+		fputc('\n', f);
+	}
+	for (size_t i = 0; i < mi_nnotes(t); i++)
+		fprintf(f, "# %s\n", mi_note(t, i));
+	mi_table_free(g);
+	free(idx);
+	if (fclose(f)) {
+		free(text);
+		return ST_FORMAT;
+	}
+	*view = mi_table_parse(text, len, "slabs", &e);
+	free(text);
+	if (!*view) {
+		fprintf(stderr, "meminspect: %s\n", e.msg);
+		return ST_FORMAT;
+	}
+	return ST_OK;
+nomem:
+	links_free(&links);
+	free(text);
+	free(idx);
+	fprintf(stderr, "meminspect: out of memory\n");
+	return ST_FORMAT;
+}
+
+/*
+ * One round. Under --watch, run_command() calls it every c->watch seconds
+ * and the round's table stays in c->slabs_prev for the next one's growth.
+ */
+static int cmd_slab(struct ctx *c)
+{
+	const char *key = c->sort ? c->sort->field : "memory_bytes";
+	struct mi_table *t, *v;
+	struct json j;
+	int st = load_checked(c, "slabs", &t);
+
+	if (st)
+		return st;
+	/* the first round has no growth yet: it is sorted by size */
+	if (sorts_by_growth(c) && !c->slabs_prev)
+		key = "memory_bytes";
+	st = slab_view(c, t, c->slabs_prev, key, &v);
+	if (st) {
+		mi_table_free(t);
+		return st;
+	}
+	if (c->json) {
+		json_init(&j, stdout);
+		print_json(&j, v, "slabs");
+		json_finish(&j);
+	} else {
+		st = print_table(c, v);
+		if (c->watch && !c->slabs_prev)
+			printf("# growth columns from the next round on\n");
+	}
+	mi_table_free(v);
+	if (c->watch) {
+		mi_table_free(c->slabs_prev);
+		c->slabs_prev = t;
+	} else {
+		mi_table_free(t);
+	}
+	return st;
 }
 
 /* ---- export ---- */
@@ -569,6 +878,22 @@ static const struct command commands[] = {
 	  "own shape (summary: as 'summary --json'; others: an array of objects);\n"
 	  "unavailable files are left out.\n"
 	  "--watch SECONDS repeats it every SECONDS, as for summary.\n" },
+	{ "slab", cmd_slab, CMD_WATCH | CMD_SLAB,
+	  "slab caches: sizes, counts, waste and growth (a slabtop)",
+	  "Prints the module's slabs file, one row per slab cache, sorted.\n"
+	  "  --sort KEY        name, size (memory_bytes, the default), waste (waste_bytes),\n"
+	  "                    objs (active_objs) or growth (growth_bytes, needs --watch);\n"
+	  "                    numbers sort largest first\n"
+	  "  --top N           only the first N rows\n"
+	  "  --aliases         an alias_names column before flags: the names merged into\n"
+	  "                    the cache, from the symlinks in /sys/kernel/slab (the module\n"
+	  "                    only has their number); 'none', or '-' without sysfs\n"
+	  "--watch SECONDS repeats it every SECONDS, as for summary; from the second\n"
+	  "round on, growth_bytes and growth_objs (change since the previous round)\n"
+	  "come before flags.\n"
+	  "--json prints an array of objects, one per row, in the table's order:\n"
+	  "  [{\"name\": \"dentry\", \"object_size\": 192, ..., \"flags\": \"none\"}, ...]\n"
+	  "With --watch one such array per round, each a complete JSON document.\n" },
 	{ "export", cmd_export, CMD_WATCH | CMD_EXPORT,
 	  "every figure as Prometheus metrics (node_exporter textfile)",
 	  "--prometheus prints every figure of every available file in the\n"
@@ -596,8 +921,12 @@ static const char options_help[] =
 	"  -H, --human     sizes in B/KiB/MiB/GiB instead of kB (tables only)\n"
 	"  -h, --help      show this help; after COMMAND, that command's help\n"
 	"  -V, --version   print the reader's and the loaded module's versions\n"
-	"  -w, --watch SECONDS  repeat every SECONDS (summary, report, export)\n"
+	"  -w, --watch SECONDS  repeat every SECONDS (summary, report, slab, export)\n"
 	"  -n, --count N   with --watch: stop after N rounds\n"
+	"slab only:\n"
+	"  --sort KEY      name, size, waste, objs or growth (needs --watch)\n"
+	"  --top N         only the first N rows\n"
+	"  --aliases       the names merged into each cache (alias_names)\n"
 	"export only:\n"
 	"  --prometheus    Prometheus text format\n"
 	"  --textfile-dir DIR  write DIR/meminspect.prom atomically (node_exporter)\n"
@@ -662,7 +991,7 @@ static int version(const struct ctx *c)
 }
 
 enum { OPT_DONE = -1, OPT_EXIT_OK = -2 };
-enum { OPT_PROMETHEUS = 256, OPT_TEXTFILE_DIR, OPT_PER_PID };
+enum { OPT_PROMETHEUS = 256, OPT_TEXTFILE_DIR, OPT_PER_PID, OPT_SORT, OPT_TOP, OPT_ALIASES };
 
 /*
  * One getopt_long pass over argv; the same options are accepted before and
@@ -682,6 +1011,9 @@ static int parse_options(struct ctx *c, int argc, char **argv, const struct comm
 		{ "prometheus", no_argument, NULL, OPT_PROMETHEUS },
 		{ "textfile-dir", required_argument, NULL, OPT_TEXTFILE_DIR },
 		{ "per-pid", no_argument, NULL, OPT_PER_PID },
+		{ "sort", required_argument, NULL, OPT_SORT },
+		{ "top", required_argument, NULL, OPT_TOP },
+		{ "aliases", no_argument, NULL, OPT_ALIASES },
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned long long n;
@@ -734,6 +1066,21 @@ static int parse_options(struct ctx *c, int argc, char **argv, const struct comm
 		case OPT_PER_PID:
 			c->per_pid = true;
 			break;
+		case OPT_SORT:
+			c->sort = slab_key(optarg);
+			if (!c->sort)
+				return bad_usage("--sort takes name, size, waste, objs or growth, not '%s'",
+						 optarg);
+			break;
+		case OPT_TOP:
+			if (mi_parse_u64(optarg, &n) || n < 1 || n > 1000000)
+				return bad_usage("--top takes a number of rows from 1 to 1000000, not '%s'",
+						 optarg);
+			c->top = (unsigned long)n;
+			break;
+		case OPT_ALIASES:
+			c->aliases = true;
+			break;
 		case ':':
 			return bad_usage("option '%s' needs an argument", argv[optind - 1]);
 		default:
@@ -762,6 +1109,10 @@ static int check_options(const struct ctx *c, const struct command *cmd)
 		return bad_usage("export needs a format: --prometheus (or --json)");
 	if (c->textfile_dir && c->json)
 		return bad_usage("--textfile-dir writes the Prometheus text format: drop --json");
+	if ((c->sort || c->top || c->aliases) && !(cmd->flags & CMD_SLAB))
+		return bad_usage("--sort, --top and --aliases are slab options");
+	if (sorts_by_growth(c) && !c->watch)
+		return bad_usage("--sort growth needs --watch");
 	return OPT_DONE;
 }
 
@@ -858,5 +1209,7 @@ int main(int argc, char **argv)
 		return st;
 	if (module_version(&c, mod, sizeof(mod)) && strcmp(mod, MI_VERSION))
 		warn_version(mod);
-	return finish(run_command(&c, cmd));
+	st = run_command(&c, cmd);
+	mi_table_free(c.slabs_prev);
+	return finish(st);
 }

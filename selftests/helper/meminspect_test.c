@@ -12,6 +12,22 @@
  * -ERANGE; neither changes anything.  If an allocation fails the write
  * returns -ENOMEM and keeps the pages it got: the count read back is always
  * the number really held.  Unloading frees everything.
+ *
+ * Slab files, all 0600, for the `slabs` tests:
+ *   slab_size    object size S of the cache "meminspect_test_obj" (8 to
+ *                PAGE_SIZE * 2); writing recreates the cache, -EBUSY while
+ *                it holds objects
+ *   slab_objs    write N: hold exactly N objects of that cache, then
+ *                kmem_cache_shrink() it, so that no free object stays in a
+ *                per-CPU slab or sheaf and /proc/slabinfo's count is exact
+ *   slab_caches  write N: keep N extra empty caches "meminspect_test_cK",
+ *                unmergeable (they have a constructor), object sizes
+ *                cycling from 16 to 1024 bytes
+ *   slab_alias   write 1: create the mergeable cache
+ *                "meminspect_test_alias" (96 bytes, no flags), which
+ *                SLUB merges into an existing cache; write 0: destroy it
+ * Unparsable input: -EINVAL; above the cap: -ERANGE; neither changes
+ * anything.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -27,6 +43,7 @@
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/sizes.h>
+#include <linux/slab.h>
 
 /* 1 GiB worth: more than a test VM can spare, so a typo fails cleanly */
 #define MI_TEST_MAX_PAGES	(SZ_1G >> PAGE_SHIFT)
@@ -133,24 +150,324 @@ static const struct file_operations pages_fops = {
 	.llseek = default_llseek,
 };
 
+/* ---- slab caches ---- */
+
+#define MI_TEST_MIN_OBJ		8
+#define MI_TEST_MAX_OBJ		(PAGE_SIZE * 2)
+#define MI_TEST_MAX_OBJS	BIT(20)
+#define MI_TEST_MAX_CACHES	4000
+#define MI_TEST_ALIAS_SIZE	96
+
+static struct {
+	struct mutex lock;	/* protects everything below */
+	struct kmem_cache *cache;	/* meminspect_test_obj */
+	unsigned long size;	/* its object size */
+	void *objs;		/* held objects, linked through their 1st word */
+	unsigned long nr_objs;
+	struct kmem_cache **caches;	/* meminspect_test_cK */
+	unsigned long nr_caches;
+	struct kmem_cache *alias;
+} sl = {
+	.lock = __MUTEX_INITIALIZER(sl.lock),
+	.size = 200,
+};
+
+/* A constructor makes a cache unmergeable (slab_unmergeable()). */
+static void mi_test_ctor(void *obj)
+{
+}
+
+/* Parse an unsigned decimal write of at most MI_TEST_MAX_INPUT bytes. */
+static int mi_test_parse(const char __user *buf, size_t count,
+			 unsigned long max, unsigned long *val)
+{
+	int ret;
+
+	if (count > MI_TEST_MAX_INPUT)
+		return -EINVAL;
+	ret = kstrtoul_from_user(buf, count, 10, val);
+	if (ret)
+		return ret;
+	return *val > max ? -ERANGE : 0;
+}
+
+static ssize_t mi_test_read_ulong(char __user *buf, size_t count,
+				  loff_t *ppos, unsigned long *val)
+{
+	char tmp[24];
+	unsigned long nr;
+	int len, ret;
+
+	ret = mutex_lock_killable(&sl.lock);
+	if (ret)
+		return ret;
+	nr = *val;
+	mutex_unlock(&sl.lock);
+
+	len = scnprintf(tmp, sizeof(tmp), "%lu\n", nr);
+	return simple_read_from_buffer(buf, count, ppos, tmp, len);
+}
+
+/* Caller holds sl.lock. */
+static int objs_create_cache(void)
+{
+	if (sl.cache)
+		return 0;
+	sl.cache = kmem_cache_create("meminspect_test_obj", sl.size, 0, 0,
+				     mi_test_ctor);
+	return sl.cache ? 0 : -ENOMEM;
+}
+
+/* Caller holds sl.lock (or is the module exit). */
+static void objs_resize_down(unsigned long target)
+{
+	while (sl.nr_objs > target) {
+		void *obj = sl.objs;
+
+		sl.objs = *(void **)obj;
+		kmem_cache_free(sl.cache, obj);
+		sl.nr_objs--;
+		cond_resched();
+	}
+}
+
+/* Caller holds sl.lock. */
+static int objs_resize_up(unsigned long target)
+{
+	while (sl.nr_objs < target) {
+		void *obj;
+
+		if (fatal_signal_pending(current))
+			return -EINTR;
+		obj = kmem_cache_alloc(sl.cache, GFP_KERNEL | __GFP_NOWARN);
+		if (!obj)
+			return -ENOMEM;
+		*(void **)obj = sl.objs;
+		sl.objs = obj;
+		sl.nr_objs++;
+		cond_resched();
+	}
+	return 0;
+}
+
+static ssize_t slab_objs_read(struct file *file, char __user *buf,
+			      size_t count, loff_t *ppos)
+{
+	return mi_test_read_ulong(buf, count, ppos, &sl.nr_objs);
+}
+
+static ssize_t slab_objs_write(struct file *file, const char __user *buf,
+			       size_t count, loff_t *ppos)
+{
+	unsigned long target;
+	int ret;
+
+	ret = mi_test_parse(buf, count, MI_TEST_MAX_OBJS, &target);
+	if (ret)
+		return ret;
+	ret = mutex_lock_killable(&sl.lock);
+	if (ret)
+		return ret;
+	ret = objs_create_cache();
+	if (ret)
+		goto unlock;
+	if (target > sl.nr_objs)
+		ret = objs_resize_up(target);
+	else
+		objs_resize_down(target);
+	/* free objects in per-CPU slabs or sheaves go back to the nodes */
+	kmem_cache_shrink(sl.cache);
+unlock:
+	mutex_unlock(&sl.lock);
+	return ret ? ret : count;
+}
+
+static ssize_t slab_size_read(struct file *file, char __user *buf,
+			      size_t count, loff_t *ppos)
+{
+	return mi_test_read_ulong(buf, count, ppos, &sl.size);
+}
+
+static ssize_t slab_size_write(struct file *file, const char __user *buf,
+			       size_t count, loff_t *ppos)
+{
+	unsigned long size;
+	int ret;
+
+	ret = mi_test_parse(buf, count, MI_TEST_MAX_OBJ, &size);
+	if (ret)
+		return ret;
+	if (size < MI_TEST_MIN_OBJ)
+		return -ERANGE;
+	ret = mutex_lock_killable(&sl.lock);
+	if (ret)
+		return ret;
+	if (sl.nr_objs) {
+		ret = -EBUSY;
+	} else {
+		kmem_cache_destroy(sl.cache);
+		sl.cache = NULL;
+		sl.size = size;
+		ret = objs_create_cache();
+	}
+	mutex_unlock(&sl.lock);
+	return ret ? ret : count;
+}
+
+/* Caller holds sl.lock (or is the module exit). */
+static void caches_resize_down(unsigned long target)
+{
+	while (sl.nr_caches > target) {
+		kmem_cache_destroy(sl.caches[--sl.nr_caches]);
+		cond_resched();
+	}
+}
+
+/* Caller holds sl.lock. */
+static int caches_resize_up(unsigned long target)
+{
+	char name[40];	/* "meminspect_test_c" and 20 digits */
+
+	while (sl.nr_caches < target) {
+		struct kmem_cache *c;
+
+		if (fatal_signal_pending(current))
+			return -EINTR;
+		snprintf(name, sizeof(name), "meminspect_test_c%lu",
+			 sl.nr_caches);
+		c = kmem_cache_create(name, 16 << (sl.nr_caches % 7), 0, 0,
+				      mi_test_ctor);
+		if (!c)
+			return -ENOMEM;
+		sl.caches[sl.nr_caches++] = c;
+	}
+	return 0;
+}
+
+static ssize_t slab_caches_read(struct file *file, char __user *buf,
+				size_t count, loff_t *ppos)
+{
+	return mi_test_read_ulong(buf, count, ppos, &sl.nr_caches);
+}
+
+static ssize_t slab_caches_write(struct file *file, const char __user *buf,
+				 size_t count, loff_t *ppos)
+{
+	unsigned long target;
+	int ret;
+
+	ret = mi_test_parse(buf, count, MI_TEST_MAX_CACHES, &target);
+	if (ret)
+		return ret;
+	ret = mutex_lock_killable(&sl.lock);
+	if (ret)
+		return ret;
+	if (target > sl.nr_caches)
+		ret = caches_resize_up(target);
+	else
+		caches_resize_down(target);
+	mutex_unlock(&sl.lock);
+	return ret ? ret : count;
+}
+
+static ssize_t slab_alias_read(struct file *file, char __user *buf,
+			       size_t count, loff_t *ppos)
+{
+	unsigned long on = !!sl.alias;
+
+	return mi_test_read_ulong(buf, count, ppos, &on);
+}
+
+static ssize_t slab_alias_write(struct file *file, const char __user *buf,
+				size_t count, loff_t *ppos)
+{
+	unsigned long on;
+	int ret;
+
+	ret = mi_test_parse(buf, count, 1, &on);
+	if (ret)
+		return ret;
+	ret = mutex_lock_killable(&sl.lock);
+	if (ret)
+		return ret;
+	if (on && !sl.alias) {
+		sl.alias = kmem_cache_create("meminspect_test_alias",
+					     MI_TEST_ALIAS_SIZE, 0, 0, NULL);
+		if (!sl.alias)
+			ret = -ENOMEM;
+	} else if (!on) {
+		kmem_cache_destroy(sl.alias);
+		sl.alias = NULL;
+	}
+	mutex_unlock(&sl.lock);
+	return ret ? ret : count;
+}
+
+#define MI_TEST_FOPS(name) \
+static const struct file_operations name##_fops = { \
+	.owner = THIS_MODULE, \
+	.read = name##_read, \
+	.write = name##_write, \
+	.llseek = default_llseek, \
+}
+
+MI_TEST_FOPS(slab_objs);
+MI_TEST_FOPS(slab_size);
+MI_TEST_FOPS(slab_caches);
+MI_TEST_FOPS(slab_alias);
+
+static const struct {
+	const char *name;
+	const struct file_operations *fops;
+} mi_test_files[] = {
+	{ "pages", &pages_fops },
+	{ "slab_objs", &slab_objs_fops },
+	{ "slab_size", &slab_size_fops },
+	{ "slab_caches", &slab_caches_fops },
+	{ "slab_alias", &slab_alias_fops },
+};
+
+static void slab_release_all(void)
+{
+	objs_resize_down(0);
+	kmem_cache_destroy(sl.cache);
+	sl.cache = NULL;
+	caches_resize_down(0);
+	kvfree(sl.caches);
+	kmem_cache_destroy(sl.alias);
+	sl.alias = NULL;
+}
+
 static int __init meminspect_test_init(void)
 {
 	struct dentry *file;
+	unsigned int i;
 	int ret;
 
+	sl.caches = kvcalloc(MI_TEST_MAX_CACHES, sizeof(*sl.caches),
+			     GFP_KERNEL);
+	if (!sl.caches)
+		return -ENOMEM;
 	held.dir = debugfs_create_dir("meminspect_test", NULL);
-	if (IS_ERR(held.dir))
-		return PTR_ERR(held.dir);
-
-	file = debugfs_create_file("pages", 0600, held.dir, NULL, &pages_fops);
-	if (IS_ERR(file)) {
-		ret = PTR_ERR(file);
-		goto err_remove_dir;
+	if (IS_ERR(held.dir)) {
+		ret = PTR_ERR(held.dir);
+		goto err_free;
+	}
+	for (i = 0; i < ARRAY_SIZE(mi_test_files); i++) {
+		file = debugfs_create_file(mi_test_files[i].name, 0600,
+					   held.dir, NULL,
+					   mi_test_files[i].fops);
+		if (IS_ERR(file)) {
+			ret = PTR_ERR(file);
+			goto err_remove_dir;
+		}
 	}
 	return 0;
 
 err_remove_dir:
 	debugfs_remove_recursive(held.dir);
+err_free:
+	kvfree(sl.caches);
 	return ret;
 }
 
@@ -163,10 +480,11 @@ static void __exit meminspect_test_exit(void)
 	 */
 	debugfs_remove_recursive(held.dir);
 	held_shrink(0);
+	slab_release_all();
 }
 
 module_init(meminspect_test_init);
 module_exit(meminspect_test_exit);
 
-MODULE_DESCRIPTION("meminspect selftest helper: hold unaccounted pages");
+MODULE_DESCRIPTION("meminspect selftest helper: hold unaccounted pages, slab objects and caches");
 MODULE_LICENSE("GPL");

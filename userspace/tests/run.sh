@@ -466,6 +466,80 @@ run "$M" --dir "$FX/module" export --prometheus --textfile-dir "$tmp/none"
 is "textfile into a missing dir: usage error 2" 2 "$rc"
 has "textfile into a missing dir: message" "--textfile-dir $tmp/none: cannot create a file there" "$err"
 
+# ---- slab, and the slabs file's export ----
+
+SL=$FX/slabs
+is "fixture slabs: the header of module/slab.c" \
+	"$(sed -n 's/.*seq_puts(m, "\(name object_size [a-z_ ]*\)\\n");/\1/p' "$here/../../module/slab.c")" \
+	"$(head -n 1 "$SL/slabs")"
+run "$M" --dir "$SL" slab
+is "slab: exit 0" 0 "$rc"
+is "slab: sorted by memory_bytes, largest first" "name dentry big_cache kmalloc-64 empty_cache" \
+	"$(awk '{ print $1 }' <<<"$out" | xargs)"
+run "$M" --dir "$SL" slab --sort name --top 2
+is "slab --sort name --top 2: header and the first two by name" "name big_cache dentry" \
+	"$(awk '{ print $1 }' <<<"$out" | xargs)"
+run "$M" --dir "$SL" --json slab --sort waste
+is "slab --json --sort waste: an array in the table's order" '["big_cache","dentry","kmalloc-64",null]' \
+	"$(jq -c 'map(.name | select(. != "empty_cache")) + [.[3].memory_bytes]' <<<"$out")"
+mkdir -p "$tmp/slsys/kernel/slab/dentry"
+for a in kmalloc-64 foo_cache bar_cache; do ln -s ":0000064" "$tmp/slsys/kernel/slab/$a"; done
+MEMINSPECT_SYSFS=$tmp/slsys run "$M" --dir "$SL" slab --aliases --sort name
+is "slab --aliases: 'none' for the caches nothing is merged into" \
+	"big_cache:none dentry:none empty_cache:none" \
+	"$(awk 'NR > 1 && $1 != "kmalloc-64" { print $1 ":" $17 }' <<<"$out" | xargs)"
+is "slab --aliases: the other names linked to the cache's sysfs directory" "bar_cache,foo_cache" \
+	"$(awk '$1 == "kmalloc-64" { print $17 }' <<<"$out" | tr , '\n' | sort | paste -sd,)"
+run "$M" --dir "$SL" slab --aliases --top 1
+is "slab --aliases without /sys/kernel/slab: '-'" - "$(awk 'NR == 2 { print $17 }' <<<"$out")"
+cp -r "$SL" "$tmp/slw"
+"$M" --dir "$tmp/slw" slab --watch 1 --count 2 --sort growth >"$tmp/watch.out" 2>"$tmp/watch.err" &
+wpid=$!
+sleep 0.5
+sed -i 's/^kmalloc-64 64 64 64 64 0 3000 3200 50 50 10 204800/kmalloc-64 64 64 64 64 0 3400 3520 55 55 10 225280/' \
+	"$tmp/slw/slabs"
+wait "$wpid"
+is "slab --watch 1 --count 2: exit 0, nothing on stderr" "0 " "$? $(<"$tmp/watch.err")"
+out=$(<"$tmp/watch.out")
+is "slab --watch: two rounds under the general time heading" 2 \
+	"$(grep -cE '^== [0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:]{8} ==$' <<<"$out")"
+is "slab --watch: growth columns in the second round only" 1 "$(grep -c growth_bytes <<<"$out")"
+has "slab --watch: the first round says growth comes next" "# growth columns from the next round on" "$out"
+is "slab --watch --sort growth: the grown cache first, with its growth" "kmalloc-64 20480 400" \
+	"$(awk '/growth_bytes/ { getline; print $1, $(NF - 2), $(NF - 1) }' <<<"$out")"
+run "$M" --dir "$SL" --json slab -w 1 -n 2
+is "slab --json --watch: two documents, growth_bytes in the second" "2 false true" \
+	"$(jq -s '[length, (.[0][0] | has("growth_bytes")), (.[1][0] | has("growth_bytes"))] | join(" ")' -r <<<"$out")"
+for c in "slab --sort growth:--sort growth needs --watch" "slab --sort bogus:--sort takes name" \
+	"slab --top 0:--top takes a number" "summary --top 3:are slab options" \
+	"export --prometheus --aliases:are slab options" "slab --count 2:--count needs --watch"; do
+	run "$M" --dir "$SL" ${c%%:*}
+	is "'${c%%:*}': usage error 2" 2 "$rc"
+	has "'${c%%:*}': message" "${c#*:}" "$err"
+done
+run "$M" slab --help
+has "slab --help: its own usage line" "Usage: meminspect [OPTIONS] slab" "$out"
+
+run "$M" --dir "$SL" export --prometheus
+is "export of slabs: exit 0" 0 "$rc"
+slprom=$out
+has "export of slabs: name becomes the cache label" \
+	'meminspect_slabs_memory_bytes{cache="dentry"} 430080' "$slprom"
+has "export of slabs: sizes named _bytes" 'meminspect_slabs_object_size_bytes{cache="big_cache"} 4000' "$slprom"
+has "export of slabs: counts as they are" 'meminspect_slabs_active_objs{cache="kmalloc-64"} 3000' "$slprom"
+has "export of slabs: meminspect_file_ok 1" 'meminspect_file_ok{file="slabs"} 1' "$slprom"
+is "export of slabs: '-' gives no sample, flags are not exported" "" \
+	"$(grep -E 'empty_cache.*_(memory_bytes|total_objs)|_flags' <<<"$slprom")"
+for m in $(grep -o 'meminspect_slabs_[a-z_]*' "$here/../../docs/meminspect-alerts.yml" | sort -u); do
+	has "docs/meminspect-alerts.yml: $m is exported" "# TYPE $m gauge" "$slprom"
+done
+if command -v promtool >/dev/null; then
+	run promtool check metrics <<<"$slprom"
+	is "export of slabs: promtool check metrics is silent and exits 0" "0 " "$rc $out$err"
+else
+	skip "export of slabs: promtool check metrics" "no promtool (Debian package prometheus)"
+fi
+
 # ---- build products ----
 
 if command -v file >/dev/null; then

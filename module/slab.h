@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef MI_SLAB_H
+#define MI_SLAB_H
+
+#include <linux/fs.h>
+
+void mi_slab_init(void);
+void mi_slab_exit(void);
+
+extern const struct file_operations mi_slabs_fops;
+
+#endif /* MI_SLAB_H */
