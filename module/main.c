@@ -11,9 +11,11 @@
 #include <linux/init.h>
 #include <linux/module.h>
 
+#include "buddy.h"
 #include "capabilities.h"
 #include "ksyms.h"
 #include "summary.h"
+#include "zones.h"
 
 /*
  * The files, all 0400: they show kernel internals, for root only.
@@ -34,6 +36,12 @@ static const struct mi_file {
 	  "memory totals with their /proc/meminfo counterparts" },
 	{ "capabilities", &mi_capabilities_fops,
 	  "what this module provides on this kernel, and how" },
+	{ "zones", &mi_zones_fops,
+	  "every populated zone: watermarks, reserves, per-CPU and free pages per order" },
+	{ "buddy", &mi_buddy_fops,
+	  "exact free blocks per node, zone, migratetype and order; pageblocks" },
+	{ "fragmentation", &mi_fragmentation_fops,
+	  "unusable and extfrag indexes, free blocks per order and migratetype" },
 };
 
 static struct mi_cap mi_file_caps[ARRAY_SIZE(mi_files)];
@@ -47,6 +55,8 @@ static int __init mi_init(void)
 
 	mi_ksyms_init();
 	mi_summary_init();
+	mi_zones_init();
+	mi_buddy_init();
 
 	for (i = 0; i < ARRAY_SIZE(mi_files); i++) {
 		mi_file_caps[i].name = mi_files[i].name;
@@ -79,6 +89,8 @@ remove_dir:
 	debugfs_remove_recursive(mi_dir);
 unregister_files:
 	mi_caps_unregister(&mi_file_table);
+	mi_buddy_exit();
+	mi_zones_exit();
 	mi_summary_exit();
 	mi_ksyms_exit();
 	return err;
@@ -88,6 +100,8 @@ static void __exit mi_exit(void)
 {
 	debugfs_remove_recursive(mi_dir);
 	mi_caps_unregister(&mi_file_table);
+	mi_buddy_exit();
+	mi_zones_exit();
 	mi_summary_exit();
 	mi_ksyms_exit();
 }
