@@ -7,8 +7,8 @@
  *
  * /proc/pagetypeinfo walks each list under zone->lock with IRQs off and
  * stops at 100000 entries per list, because a longer walk would hold off
- * every allocation on the zone.  Here no hold walks more than
- * MI_WALK_BUDGET entries: between holds the lock is dropped and the walk
+ * every allocation on the zone.  Here no hold walks more than walk_budget
+ * entries: between holds the lock is dropped and the walk
  * resumes from a cursor that is validated under the lock again.  Why the
  * result is still trustworthy, and what is reported when it is not, is in
  * the comment above mi_count_order().
@@ -19,7 +19,9 @@
 #include <linux/memory_hotplug.h>
 #include <linux/mm.h>
 #include <linux/mmzone.h>
+#include <linux/kstrtox.h>
 #include <linux/module.h>
+#include <linux/moduleparam.h>
 #include <linux/nodemask.h>
 #include <linux/page-flags.h>
 #include <linux/pageblock-flags.h>
@@ -67,6 +69,36 @@ const char *mi_mt_name(unsigned int mt)
 	return mt < ARRAY_SIZE(unknown) ? unknown[mt] : "mt";
 }
 
+/*
+ * walk_budget: list entries per zone->lock hold, set at load time only
+ * (0444).  Small values make the tests exercise the resume path on small
+ * lists; 1..MI_WALK_BUDGET_MAX, anything else fails the load with -EINVAL
+ * (not a number) or -ERANGE.
+ */
+static unsigned int mi_walk_budget = MI_WALK_BUDGET_DEFAULT;
+
+static int mi_budget_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int v;
+	int err = kstrtouint(val, 10, &v);
+
+	if (err)
+		return err;
+	if (v < 1 || v > MI_WALK_BUDGET_MAX)
+		return -ERANGE;
+	*(unsigned int *)kp->arg = v;
+	return 0;
+}
+
+static const struct kernel_param_ops mi_budget_ops = {
+	.set = mi_budget_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(walk_budget, &mi_budget_ops, &mi_walk_budget, 0444);
+MODULE_PARM_DESC(walk_budget,
+		 "free-list entries walked per zone->lock hold (1-1048576, default 1024)");
+
 /* The pageblock lookup (compat.h), resolved once at init. */
 DEFINE_STATIC_CALL_NULL(mi_pfnblock_mt, MI_PFNBLOCK_MT_PROTO);
 static bool mi_have_pfnblock_mt;
@@ -92,6 +124,7 @@ struct mi_walk {
 	struct mi_walk_stats *st;
 	unsigned long flags;
 	u64 t0;
+	unsigned int per_hold;	/* mi_walk_budget */
 	unsigned int budget;	/* entries left in this hold */
 };
 
@@ -99,13 +132,13 @@ static void mi_hold_begin(struct mi_walk *w)
 {
 	spin_lock_irqsave(&w->zone->lock, w->flags);
 	w->t0 = local_clock();
-	w->budget = MI_WALK_BUDGET;
+	w->budget = w->per_hold;
 }
 
 static void mi_hold_end(struct mi_walk *w)
 {
 	u64 ns = local_clock() - w->t0;
-	unsigned int used = MI_WALK_BUDGET - w->budget;
+	unsigned int used = w->per_hold - w->budget;
 
 	spin_unlock_irqrestore(&w->zone->lock, w->flags);
 	w->st->holds++;
@@ -139,7 +172,7 @@ static bool mi_is_list_head(const struct zone *zone, const struct list_head *pos
 
 /*
  * Count free_area[@order].free_list[@mt], zone->lock held on entry and on
- * return.  After each MI_WALK_BUDGET entries the lock is cycled and the walk
+ * return.  After each walk_budget entries the lock is cycled and the walk
  * resumes at the entry it stopped at (remembered by pfn), if that page is
  * still a free buddy block of this order in this zone and the order's
  * nr_free has not moved (@nr0); otherwise -EAGAIN.  -EAGAIN also when the
@@ -243,7 +276,9 @@ static int mi_count_order(struct mi_walk *w, unsigned int order,
 int mi_walk_zone(struct zone *zone, struct mi_zone_free *zf,
 		 struct mi_walk_stats *st)
 {
-	struct mi_walk w = { .zone = zone, .st = st };
+	struct mi_walk w = {
+		.zone = zone, .st = st, .per_hold = mi_walk_budget,
+	};
 	unsigned int order;
 	int err = 0;
 
@@ -277,7 +312,7 @@ void mi_walk_stats_note(struct seq_file *m, const struct mi_walk_stats *st)
 {
 	seq_printf(m,
 		   "# walk: budget %u lists %llu entries %llu holds %llu longest_hold_ns %llu longest_hold_entries %llu retries %llu unstable %llu\n",
-		   MI_WALK_BUDGET, st->lists, st->entries, st->holds,
+		   mi_walk_budget, st->lists, st->entries, st->holds,
 		   st->longest_ns, st->longest_entries, st->retries,
 		   st->unstable);
 }
@@ -411,7 +446,7 @@ void mi_buddy_init(void)
 	}
 	mi_cap_set(&caps[MI_ROW_WALK], true,
 		   "buddy and fragmentation walk the free lists under zone->lock with IRQs off for at most %u entries per hold; %u tries per order",
-		   MI_WALK_BUDGET, MI_WALK_TRIES);
+		   mi_walk_budget, MI_WALK_TRIES);
 	mi_caps_register(&mi_buddy_table, caps, MI_NR_ROWS);
 }
 

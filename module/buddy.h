@@ -17,8 +17,9 @@
 #define MI_NR_ORDERS	ARRAY_SIZE(((struct zone *)NULL)->free_area)
 #define MI_NR_MT	ARRAY_SIZE(((struct free_area *)NULL)->free_list)
 
-/* Entries walked per zone->lock hold, at most. */
-#define MI_WALK_BUDGET	1024
+/* Entries walked per zone->lock hold, at most (parameter walk_budget). */
+#define MI_WALK_BUDGET_DEFAULT	1024
+#define MI_WALK_BUDGET_MAX	(1U << 20)
 /* Attempts per order before its counts are reported as unstable. */
 #define MI_WALK_TRIES	4
 
