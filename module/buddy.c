@@ -129,6 +129,7 @@ struct mi_walk {
 };
 
 static void mi_hold_begin(struct mi_walk *w)
+	__acquires(&w->zone->lock)
 {
 	spin_lock_irqsave(&w->zone->lock, w->flags);
 	w->t0 = local_clock();
@@ -136,6 +137,7 @@ static void mi_hold_begin(struct mi_walk *w)
 }
 
 static void mi_hold_end(struct mi_walk *w)
+	__releases(&w->zone->lock)
 {
 	u64 ns = local_clock() - w->t0;
 	unsigned int used = w->per_hold - w->budget;

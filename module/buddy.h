@@ -19,7 +19,7 @@
 
 /* Entries walked per zone->lock hold, at most (parameter walk_budget). */
 #define MI_WALK_BUDGET_DEFAULT	1024
-#define MI_WALK_BUDGET_MAX	(1U << 20)
+#define MI_WALK_BUDGET_MAX	(1024U * 1024U)
 /* Attempts per order before its counts are reported as unstable. */
 #define MI_WALK_TRIES	4
 

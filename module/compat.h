@@ -216,6 +216,7 @@ static inline bool mi_is_endbr(unsigned long addr)
 static inline bool mi_zone_boost(const struct zone *zone, unsigned long *pages)
 {
 #ifdef MI_HAVE_WATERMARK_BOOST
+	/* racy read, as /proc/zoneinfo: changes under zone->lock */
 	*pages = data_race(READ_ONCE(zone->watermark_boost));
 	return true;
 #else

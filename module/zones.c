@@ -56,8 +56,7 @@ static void mi_zone_row(struct seq_file *m, int nid, struct zone *zone)
 	for (i = 0; i < ARRAY_SIZE(zone->lowmem_reserve); i++)
 		seq_printf(m, "%s%ld", i ? "," : "", zone->lowmem_reserve[i]);
 	for (i = 0; i < MI_NR_ORDERS; i++)
-		/* racy by design, as /proc/buddyinfo */
-		seq_printf(m, " %lu",
+		seq_printf(m, " %lu", /* racy by design, as /proc/buddyinfo */
 			   data_race(READ_ONCE(zone->free_area[i].nr_free)));
 	seq_putc(m, '\n');
 }
