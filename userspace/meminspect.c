@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MI_VERSION "0.1.0"
@@ -33,6 +34,8 @@ struct ctx {
 	char default_dir[300];
 	bool json;
 	struct out_opts out;
+	double watch;		/* --watch SECONDS; 0: print once */
+	long count;		/* --count N samples; 0: until interrupted */
 };
 
 struct command {
@@ -233,9 +236,174 @@ static void json_summary(struct json *j, const struct mi_table *t)
 	json_end_object(j);
 }
 
+/* "1,2,3": a list value (zones' lowmem_reserve) */
+static bool is_int_list(const char *v)
+{
+	char buf[32];
+	const char *p = v, *comma;
+
+	if (!strchr(v, ','))
+		return false;
+	for (;;) {
+		size_t n;
+
+		comma = strchr(p, ',');
+		n = comma ? (size_t)(comma - p) : strlen(p);
+		if (n == 0 || n >= sizeof(buf))
+			return false;
+		memcpy(buf, p, n);
+		buf[n] = '\0';
+		if (!mi_is_integer(buf))
+			return false;
+		if (!comma)
+			return true;
+		p = comma + 1;
+	}
+}
+
+/*
+ * zones, buddy, fragmentation: the key columns (node, zone[, migratetype
+ * or order]) come first; every other value is an integer, '-', or a list.
+ */
+static int check_mm(const struct mi_table *t)
+{
+	for (size_t r = 0; r < mi_nrecords(t); r++) {
+		for (size_t col = 2; col < mi_nfields(t); col++) {
+			const char *name = mi_field_name(t, col), *v = mi_value(t, r, col);
+
+			if (!strcmp(name, "migratetype"))
+				continue;
+			if (!mi_is_none(v) && !mi_is_integer(v) && !is_int_list(v))
+				return format_error(t, r, "value is not an integer", v);
+		}
+	}
+	return ST_OK;
+}
+
+/* A value for JSON: a list becomes an array of numbers. */
+static void json_mm_value(struct json *j, const char *v)
+{
+	char buf[32];
+	const char *p = v, *comma;
+
+	if (!is_int_list(v)) {
+		json_value(j, v);
+		return;
+	}
+	json_begin_array(j);
+	for (;;) {
+		size_t n;
+
+		comma = strchr(p, ',');
+		n = comma ? (size_t)(comma - p) : strlen(p);
+		memcpy(buf, p, n);	/* is_int_list() bounded n */
+		buf[n] = '\0';
+		json_value(j, buf);
+		if (!comma)
+			break;
+		p = comma + 1;
+	}
+	json_end_array(j);
+}
+
+/* Key columns of a record: the fields that are not counts. */
+static size_t mm_nkeys(const struct mi_table *t)
+{
+	size_t k = 0;
+
+	while (k < mi_nfields(t) && k < 3) {
+		const char *name = mi_field_name(t, k);
+
+		if (strcmp(name, "node") && strcmp(name, "zone") &&
+		    strcmp(name, "migratetype") && strcmp(name, "order"))
+			break;
+		k++;
+	}
+	return k;
+}
+
+/* The record of prev with the same key columns as rec of t; -1 if none. */
+static long mm_match(const struct mi_table *t, size_t rec, const struct mi_table *prev)
+{
+	size_t nk = mm_nkeys(t);
+
+	if (!prev)
+		return -1;
+	for (size_t r = 0; r < mi_nrecords(prev); r++) {
+		size_t k;
+
+		for (k = 0; k < nk; k++) {
+			const char *a = mi_value(t, rec, k), *b = mi_get(prev, r, mi_field_name(t, k));
+
+			if (!b || strcmp(a, b))
+				break;
+		}
+		if (k == nk)
+			return (long)r;
+	}
+	return -1;
+}
+
+/* cur - old for two integer cells; false when either is not an integer. */
+static bool mm_delta(const char *cur, const char *old, long long *d)
+{
+	long long a, b;
+
+	if (!old || mi_parse_s64(cur, &a) || mi_parse_s64(old, &b))
+		return false;
+	*d = a - b;
+	return true;
+}
+
+/*
+ * [{"node": 0, "zone": "DMA32", ..., "lowmem_reserve": [0, 933, ...]}, ...];
+ * with a previous sample (--watch), each record also has "change": the
+ * difference of every integer field since then.
+ */
+static void json_mm_rows(struct json *j, const struct mi_table *t, const struct mi_table *prev)
+{
+	json_begin_array(j);
+	for (size_t r = 0; r < mi_nrecords(t); r++) {
+		long m = mm_match(t, r, prev);
+
+		json_begin_object(j);
+		for (size_t c = 0; c < mi_nfields(t); c++) {
+			json_key(j, mi_field_name(t, c));
+			json_mm_value(j, mi_value(t, r, c));
+		}
+		if (m >= 0) {
+			json_key(j, "change");
+			json_begin_object(j);
+			for (size_t c = mm_nkeys(t); c < mi_nfields(t); c++) {
+				const char *name = mi_field_name(t, c);
+				long long d;
+
+				if (!mm_delta(mi_value(t, r, c), mi_get(prev, (size_t)m, name), &d))
+					continue;
+				char num[24];
+
+				snprintf(num, sizeof(num), "%lld", d);
+				json_key(j, name);
+				json_value(j, num);
+			}
+			json_end_object(j);
+		}
+		json_end_object(j);
+	}
+	json_end_array(j);
+}
+
+static void json_mm(struct json *j, const struct mi_table *t)
+{
+	json_mm_rows(j, t, NULL);
+}
+
 static const char *const summary_fields[] = { "field", "value", "unit", NULL };
 static const char *const capabilities_fields[] = { "name", "kind", "available", "detail", NULL };
 static const char *const no_fields[] = { NULL };
+static const char *const zones_fields[] = { "node", "zone", NULL };
+static const char *const buddy_fields[] = { "node", "zone", "migratetype", NULL };
+static const char *const frag_fields[] = { "node", "zone", "order", NULL };
 
 static const struct file_view {
 	const char *file;	/* NULL: any other file */
@@ -245,6 +413,9 @@ static const struct file_view {
 } views[] = {
 	{ "summary", summary_fields, check_summary, json_summary },
 	{ "capabilities", capabilities_fields, check_capabilities, json_records },
+	{ "zones", zones_fields, check_mm, json_mm },
+	{ "buddy", buddy_fields, check_mm, json_mm },
+	{ "fragmentation", frag_fields, check_mm, json_mm },
 	{ NULL, no_fields, NULL, json_records },
 };
 
@@ -317,6 +488,109 @@ static int show_one(const struct ctx *c, const char *file)
 	return st;
 }
 
+/*
+ * The table of t with every integer cell that moved since prev shown as
+ * "N(+D)", as text in the line format, parsed again so that out_table()
+ * aligns it.  NULL on OOM.
+ */
+static struct mi_table *mm_change_table(const struct mi_table *t, const struct mi_table *prev)
+{
+	struct mi_error e;
+	struct mi_table *out;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return NULL;
+	for (size_t c = 0; c < mi_nfields(t); c++)
+		fprintf(f, "%s%s", c ? " " : "", mi_field_name(t, c));
+	fputc('\n', f);
+	for (size_t r = 0; r < mi_nrecords(t); r++) {
+		long m = mm_match(t, r, prev);
+
+		for (size_t c = 0; c < mi_nfields(t); c++) {
+			const char *v = mi_value(t, r, c);
+			long long d;
+
+			fprintf(f, "%s%s", c ? " " : "", v);
+			if (m >= 0 && c >= mm_nkeys(t) &&
+			    mm_delta(v, mi_get(prev, (size_t)m, mi_field_name(t, c)), &d) && d)
+				fprintf(f, "(%+lld)", d);
+		}
+		fputc('\n', f);
+	}
+	for (size_t i = 0; i < mi_nnotes(t); i++)
+		fprintf(f, "# %s\n", mi_note(t, i));
+	if (fclose(f)) {
+		free(text);
+		return NULL;
+	}
+	out = mi_table_parse(text, len, mi_table_name(t), &e);
+	free(text);
+	return out;
+}
+
+/*
+ * zones, buddy, fragmentation: once, or with --watch every SECONDS, each
+ * sample showing the change since the one before (--count samples, or
+ * until interrupted).
+ */
+static int show_mm(const struct ctx *c, const char *file)
+{
+	struct mi_table *prev = NULL, *t, *shown;
+	struct timespec ts;
+	struct json j;
+	int st = ST_OK;
+
+	if (c->watch <= 0)
+		return show_one(c, file);
+	ts.tv_sec = (time_t)c->watch;
+	ts.tv_nsec = (long)((c->watch - (double)ts.tv_sec) * 1e9);
+	for (long n = 0; !c->count || n < c->count; n++) {
+		if (n)
+			nanosleep(&ts, NULL);
+		st = load_checked(c, file, &t);
+		if (st)
+			break;
+		if (c->json) {
+			json_init(&j, stdout);
+			json_mm_rows(&j, t, prev);
+			for (size_t i = 0; i < mi_nnotes(t); i++)
+				fprintf(stderr, "meminspect: %s: note: %s\n", file, mi_note(t, i));
+			json_finish(&j);
+		} else {
+			shown = prev ? mm_change_table(t, prev) : NULL;
+			printf("== %s, sample %ld%s ==\n", file, n + 1,
+			       prev ? ", (+D): change since the previous sample" : "");
+			st = print_table(c, shown ? shown : t);
+			mi_table_free(shown);
+			putchar('\n');
+		}
+		mi_table_free(prev);
+		prev = t;
+		if (fflush(stdout) || st)
+			break;
+	}
+	mi_table_free(prev);
+	return st;
+}
+
+static int cmd_zones(struct ctx *c)
+{
+	return show_mm(c, "zones");
+}
+
+static int cmd_buddy(struct ctx *c)
+{
+	return show_mm(c, "buddy");
+}
+
+static int cmd_frag(struct ctx *c)
+{
+	return show_mm(c, "fragmentation");
+}
+
 static int cmd_summary(struct ctx *c)
 {
 	return show_one(c, "summary");
@@ -384,6 +658,25 @@ static const struct command commands[] = {
 	  "mechanism), available (yes/no) and detail.\n"
 	  "--json prints an array of objects:\n"
 	  "  [{\"name\": \"summary\", \"kind\": \"file\", \"available\": \"yes\", \"detail\": null}, ...]\n" },
+	{ "zones", cmd_zones, "every populated zone: watermarks, reserves, free pages per order",
+	  "Prints the module's zones file: one row per populated zone (docs/zones.md).\n"
+	  "--json prints an array of objects, lowmem_reserve as an array:\n"
+	  "  [{\"node\": 0, \"zone\": \"DMA32\", \"start_pfn\": 4096, ..., \"lowmem_reserve\": [0, 0, 0, 0, 0], ...}]\n"
+	  "--watch SECONDS prints a sample every SECONDS with each number that moved\n"
+	  "as N(+D), the change since the previous sample (JSON: a \"change\" object\n"
+	  "per record); --count N stops after N samples.\n" },
+	{ "buddy", cmd_buddy, "exact free blocks per zone, migratetype and order",
+	  "Prints the module's buddy file: one row per node, zone and migratetype\n"
+	  "with the exact number of free blocks of every order and the pageblocks\n"
+	  "of that migratetype (docs/buddy.md); the \"# walk:\" note says what the\n"
+	  "walk cost.  --json: an array of objects (notes go to stderr).\n"
+	  "--watch SECONDS and --count N as for zones.\n" },
+	{ "frag", cmd_frag, "fragmentation indexes and free blocks per order and migratetype",
+	  "Prints the module's fragmentation file: per zone and order the unusable\n"
+	  "free space and external fragmentation indexes (in thousandths), the free\n"
+	  "blocks of at least that order and the order-sized blocks they make, per\n"
+	  "migratetype (docs/fragmentation.md).  --json: an array of objects.\n"
+	  "--watch SECONDS and --count N as for zones.\n" },
 	{ "report", cmd_report, "every file the module offers, one table each",
 	  "Prints every file that capabilities lists with kind=file, each under a\n"
 	  "\"== FILE ==\" heading; unavailable files are listed with the reason.\n"
@@ -402,6 +695,9 @@ static const char options_help[] =
 	"                  else /sys/kernel/debug/meminspect)\n"
 	"  -j, --json      print JSON instead of tables (notes go to stderr)\n"
 	"  -H, --human     sizes in B/KiB/MiB/GiB instead of kB (tables only)\n"
+	"  -w, --watch SECONDS  zones, buddy, frag: a sample every SECONDS, with the\n"
+	"                  change since the previous one\n"
+	"  -n, --count N   with --watch: stop after N samples (default: never)\n"
 	"  -h, --help      show this help; after COMMAND, that command's help\n"
 	"  -V, --version   print the reader's and the loaded module's versions\n";
 
@@ -481,13 +777,15 @@ static int parse_options(struct ctx *c, int argc, char **argv, const struct comm
 		{ "human", no_argument, NULL, 'H' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
+		{ "watch", required_argument, NULL, 'w' },
+		{ "count", required_argument, NULL, 'n' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int opt;
 
 	opterr = 0;	/* our own messages, naming meminspect, not argv[0] */
 	optind = 0;	/* glibc: full re-initialisation for the second pass */
-	while ((opt = getopt_long(argc, argv, "+:d:jHhV", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+:d:jHhVw:n:", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'd':
 			if (!*optarg)
@@ -509,13 +807,30 @@ static int parse_options(struct ctx *c, int argc, char **argv, const struct comm
 		case 'V':
 			version(c);
 			return OPT_EXIT_OK;
+		case 'w': {
+			char *end;
+
+			errno = 0;
+			c->watch = strtod(optarg, &end);
+			if (errno || end == optarg || *end || !(c->watch >= 0.1 && c->watch <= 86400))
+				return bad_usage("--watch needs SECONDS from 0.1 to 86400, not '%s'", optarg);
+			break;
+		}
+		case 'n': {
+			long long n;
+
+			if (mi_parse_s64(optarg, &n) || n < 1 || n > 1000000000)
+				return bad_usage("--count needs a number from 1 to 1000000000, not '%s'", optarg);
+			c->count = (long)n;
+			break;
+		}
 		case ':':
 			return bad_usage("option '%s' needs an argument", argv[optind - 1]);
 		default:
 			if (!optopt)	/* an unknown long option */
 				return bad_usage("unknown option '%s'", argv[optind - 1]);
 			/* inside "-jx", argv[optind - 1] is not the culprit: name the letter */
-			if (!strchr("djHhV", optopt))
+			if (!strchr("djHhVwn", optopt))
 				return bad_usage("unknown option '-%c'", optopt);
 			return bad_usage("option '%s' takes no argument", argv[optind - 1]);
 		}
@@ -562,5 +877,10 @@ int main(int argc, char **argv)
 		return finish(st == OPT_EXIT_OK ? ST_OK : st);
 	if (optind < argc - first)
 		return bad_usage("unexpected argument '%s'", argv[first + optind]);
+	if ((c.watch > 0 || c.count) && cmd->run != cmd_zones && cmd->run != cmd_buddy &&
+	    cmd->run != cmd_frag)
+		return bad_usage("--watch and --count work with zones, buddy and frag only");
+	if (c.count && c.watch <= 0)
+		return bad_usage("--count needs --watch");
 	return finish(cmd->run(&c));
 }
