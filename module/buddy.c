@@ -176,13 +176,13 @@ static bool mi_is_list_head(const struct zone *zone, const struct list_head *pos
  * Count free_area[@order].free_list[@mt], zone->lock held on entry and on
  * return.  After each walk_budget entries the lock is cycled and the walk
  * resumes at the entry it stopped at (remembered by pfn), if that page is
- * still a free buddy block of this order in this zone and the order's
- * nr_free has not moved (@nr0); otherwise -EAGAIN.  -EAGAIN also when the
+ * still a free buddy block of this order in this zone and (if @strict) the
+ * order's nr_free has not moved from @nr0; otherwise -EAGAIN.  -EAGAIN also when the
  * walk reaches another list's head: the cursor block was moved to another
  * list while the lock was dropped.
  */
 static int mi_count_list(struct mi_walk *w, unsigned int order,
-			 unsigned int mt, unsigned long nr0,
+			 unsigned int mt, unsigned long nr0, bool strict,
 			 unsigned long *count)
 {
 	struct free_area *area = &w->zone->free_area[order];
@@ -194,20 +194,24 @@ static int mi_count_list(struct mi_walk *w, unsigned int order,
 	int err;
 
 	w->st->lists++;
+	err = 0;
 	while (pos != head) {
-		if (mi_is_list_head(w->zone, pos))
-			return -EAGAIN;
+		if (mi_is_list_head(w->zone, pos)) {
+			err = -EAGAIN;
+			break;
+		}
 		if (!w->budget) {
 			pfn = page_to_pfn(list_entry(pos, struct page, lru));
 			err = mi_hold_cycle(w);
 			if (err)
-				return err;
-			if (area->nr_free != nr0)
-				return -EAGAIN;
+				break;
 			page = pfn_to_online_page(pfn);
-			if (!page || page_zone(page) != w->zone ||
-			    !PageBuddy(page) || page_private(page) != order)
-				return -EAGAIN;
+			if ((strict && area->nr_free != nr0) || !page ||
+			    page_zone(page) != w->zone || !PageBuddy(page) ||
+			    page_private(page) != order) {
+				err = -EAGAIN;
+				break;
+			}
 			pos = &page->lru;
 			continue;
 		}
@@ -215,8 +219,8 @@ static int mi_count_list(struct mi_walk *w, unsigned int order,
 		w->budget--;
 		pos = pos->next;
 	}
-	*count = n;
-	return 0;
+	*count = n;	/* on -EAGAIN: what was walked */
+	return err;
 }
 
 /*
@@ -230,16 +234,18 @@ static int mi_count_list(struct mi_walk *w, unsigned int order,
  * An order counted in one hold is an exact snapshot.  One counted across
  * holds is exact unless blocks were added and removed in equal numbers
  * between two holds and outside the cursor; a walk that sees any other
- * change starts the order again, up to MI_WALK_TRIES times.  If no try is
- * stable, the last try's counts are kept, the order is flagged and a note
- * says so (mi_walk_notes()).
+ * change starts the order again, up to MI_WALK_TRIES times.  The last try
+ * walks every list even after a change, each as far as its cursor lasts; if
+ * it is not stable either, its counts are kept, the order is flagged and a
+ * note says so (mi_walk_notes()).
  */
 static int mi_count_order(struct mi_walk *w, unsigned int order,
 			  struct mi_zone_free *zf)
 {
 	struct free_area *area = &w->zone->free_area[order];
 	unsigned int try, mt;
-	int err = 0;
+	bool changed;
+	int err;
 
 	for (try = 1; try <= MI_WALK_TRIES; try++) {
 		unsigned long nr0, sum = 0;
@@ -251,26 +257,32 @@ static int mi_count_order(struct mi_walk *w, unsigned int order,
 		}
 		nr0 = area->nr_free;
 		memset(zf->blocks[order], 0, sizeof(zf->blocks[order]));
+		changed = false;
 		for (mt = 0; mt < MI_NR_MT; mt++) {
 			unsigned long n = 0;
 
-			err = mi_count_list(w, order, mt, nr0, &n);
-			if (err)
-				break;
+			err = mi_count_list(w, order, mt, nr0,
+					    try < MI_WALK_TRIES, &n);
+			if (err == -EINTR)
+				return err;
 			zf->blocks[order][mt] = n;
 			sum += n;
+			if (err)
+				changed = true;
+			/* the last try counts every list, as far as it can */
+			if (changed && try < MI_WALK_TRIES)
+				break;
 		}
-		if (err == -EINTR)
-			return err;
 		zf->nr_free[order] = area->nr_free;
 		zf->tries[order] = try;
-		zf->stable[order] = !err && sum == nr0 &&
+		zf->stable[order] = !changed && sum == nr0 &&
 				    area->nr_free == nr0;
 		if (zf->stable[order])
 			return 0;
-		w->st->retries++;
+		if (try < MI_WALK_TRIES)
+			w->st->retries++;
 	}
-	/* no stable try: keep the last one's counts (the rest stay 0) */
+	/* no stable try: the last one's counts stay */
 	w->st->unstable++;
 	return 0;
 }
