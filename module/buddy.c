@@ -145,6 +145,7 @@ static void mi_hold_end(struct mi_walk *w)
 	spin_unlock_irqrestore(&w->zone->lock, w->flags);
 	w->st->holds++;
 	w->st->entries += used;
+	w->st->total_ns += ns;
 	if (ns > w->st->longest_ns) {
 		w->st->longest_ns = ns;
 		w->st->longest_entries = used;
@@ -325,9 +326,9 @@ void mi_walk_notes(struct seq_file *m, int nid, const struct zone *zone,
 void mi_walk_stats_note(struct seq_file *m, const struct mi_walk_stats *st)
 {
 	seq_printf(m,
-		   "# walk: budget %u lists %llu entries %llu holds %llu longest_hold_ns %llu longest_hold_entries %llu retries %llu unstable %llu\n",
+		   "# walk: budget %u lists %llu entries %llu holds %llu longest_hold_ns %llu longest_hold_entries %llu total_hold_ns %llu retries %llu unstable %llu\n",
 		   mi_walk_budget, st->lists, st->entries, st->holds,
-		   st->longest_ns, st->longest_entries, st->retries,
+		   st->longest_ns, st->longest_entries, st->total_ns, st->retries,
 		   st->unstable);
 }
 

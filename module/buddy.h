@@ -25,7 +25,7 @@
 
 struct mi_walk_stats {
 	u64 lists, entries, holds, retries, unstable;
-	u64 longest_ns, longest_entries;
+	u64 longest_ns, longest_entries, total_ns;
 };
 
 /* One zone's free lists, as one walk found them. */

@@ -137,6 +137,10 @@ check_walk()
 	fi
 	check "$_what: holds ($_holds) >= entries / budget" \
 		[ "$_holds" -ge $((_entries / _budget)) ]
+	_total=$(walk_stat "$_f" total_hold_ns)
+	_longest_ns=$(walk_stat "$_f" longest_hold_ns)
+	check "$_what: total hold time ($_total ns) >= the longest hold ($_longest_ns ns)" \
+		[ "$_total" -ge "$_longest_ns" ]
 	if [ "$_allow_unstable" = no ]; then
 		check "$_what: no order unstable (unstable $_unstable, no '# unstable' note)" \
 			none_unstable "$_unstable" "$_f"
