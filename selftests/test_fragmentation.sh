@@ -8,10 +8,10 @@
 . "$ST_DIR/lib_mm.sh"
 
 CHURN_MIB=${CHURN_MIB:-64} CHURN_SECS=${CHURN_SECS:-120}
-REST="free_blocks:16:2 avail_blocks:32:2 unusable_permille:5:0 extfrag_permille:5:0"
+REST="free_blocks:16:2 avail_blocks:32:2 unusable_permille:10:0 extfrag_permille:10:0"
 LOAD="free_blocks:256:10 avail_blocks:256:10 unusable_permille:50:0 extfrag_permille:50:0"
 # debugfs extfrag/ prints the two indexes only, in thousandths
-REST_IDX="unusable_permille:5:0 extfrag_permille:5:0"
+REST_IDX="unusable_permille:10:0 extfrag_permille:10:0"
 LOAD_IDX="unusable_permille:50:0 extfrag_permille:50:0"
 EXTFRAG=$MI_DEBUGFS/extfrag
 
