@@ -52,10 +52,10 @@ done
 
 "$MI_READER" buddy --watch 1 --count 2 > "$T/watch" 2> "$T/err"
 rc=$?
-n=$(grep -c '^== buddy, sample' "$T/watch")
+n=$(grep -cE '^== [0-9-]+ [0-9:]+ ==$' "$T/watch")
 good=no
 [ "$rc" -eq 0 ] && [ "$n" -eq 2 ] && good=yes
-check "meminspect buddy --watch 1 --count 2: exit $rc, $n samples" [ "$good" = yes ]
+check "meminspect buddy --watch 1 --count 2: exit $rc, $n rounds" [ "$good" = yes ]
 "$MI_READER" --json frag --watch 1 --count 2 > "$T/watch" 2> "$T/err"
 rc=$?
 n=$(grep -c '"change": {' "$T/watch")

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /* meminspect: read the meminspect module's debugfs tables. Commands are data. */
+#include "export.h"
 #include "output.h"
 #include "parse.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <linux/magic.h>
 #include <stdio.h>
@@ -34,18 +37,46 @@ struct ctx {
 	char default_dir[300];
 	bool json;
 	struct out_opts out;
-	double watch;		/* --watch SECONDS; 0: print once */
-	long count;		/* --count N samples; 0: until interrupted */
+	unsigned int watch;	/* --watch SECONDS; 0: once */
+	unsigned long count;	/* --count N: stop after N rounds; 0: until a signal */
+	struct mi_table *prev;	/* zones, buddy, frag under --watch: the previous round */
+	bool prometheus;	/* export --prometheus */
+	const char *textfile_dir;
+	bool per_pid;
+};
+
+/* Which options beyond the common ones a command takes. */
+enum {
+	CMD_WATCH = 1,		/* its figures change: --watch, --count */
+	CMD_EXPORT = 2,		/* --prometheus, --textfile-dir, --per-pid */
 };
 
 struct command {
 	const char *name;
 	int (*run)(struct ctx *c);
+	unsigned int flags;
 	const char *brief;	/* one line for the global help */
 	const char *help;	/* the rest of "COMMAND --help" */
 };
 
 /* ---- diagnostics: name the real reason a file cannot be opened ---- */
+
+/* The loaded module's version into buf ("" when unknown); false if none. */
+static bool module_version(const struct ctx *c, char *buf, size_t len)
+{
+	char path[300];
+	FILE *f;
+
+	buf[0] = '\0';
+	snprintf(path, sizeof(path), "%s/module/meminspect/version", c->sysfs);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	if (fgets(buf, (int)len, f))
+		buf[strcspn(buf, "\n")] = '\0';
+	fclose(f);
+	return buf[0] != '\0';
+}
 
 static bool exists(const char *path)
 {
@@ -522,6 +553,7 @@ static struct mi_table *mm_change_table(const struct mi_table *t, const struct m
 	}
 	for (size_t i = 0; i < mi_nnotes(t); i++)
 		fprintf(f, "# %s\n", mi_note(t, i));
+	fputs("# (+D): change since the previous round\n", f);
 	if (fclose(f)) {
 		free(text);
 		return NULL;
@@ -532,47 +564,34 @@ static struct mi_table *mm_change_table(const struct mi_table *t, const struct m
 }
 
 /*
- * zones, buddy, fragmentation: once, or with --watch every SECONDS, each
- * sample showing the change since the one before (--count samples, or
- * until interrupted).
+ * zones, buddy, fragmentation: the file, and under --watch (run_command()
+ * repeats it) each number that moved since the previous round: N(+D) in
+ * tables, a "change" object per record in JSON.
  */
-static int show_mm(const struct ctx *c, const char *file)
+static int show_mm(struct ctx *c, const char *file)
 {
-	struct mi_table *prev = NULL, *t, *shown;
-	struct timespec ts;
+	struct mi_table *t, *shown;
 	struct json j;
-	int st = ST_OK;
+	int st;
 
-	if (c->watch <= 0)
+	if (!c->watch)
 		return show_one(c, file);
-	ts.tv_sec = (time_t)c->watch;
-	ts.tv_nsec = (long)((c->watch - (double)ts.tv_sec) * 1e9);
-	for (long n = 0; !c->count || n < c->count; n++) {
-		if (n)
-			nanosleep(&ts, NULL);
-		st = load_checked(c, file, &t);
-		if (st)
-			break;
-		if (c->json) {
-			json_init(&j, stdout);
-			json_mm_rows(&j, t, prev);
-			for (size_t i = 0; i < mi_nnotes(t); i++)
-				fprintf(stderr, "meminspect: %s: note: %s\n", file, mi_note(t, i));
-			json_finish(&j);
-		} else {
-			shown = prev ? mm_change_table(t, prev) : NULL;
-			printf("== %s, sample %ld%s ==\n", file, n + 1,
-			       prev ? ", (+D): change since the previous sample" : "");
-			st = print_table(c, shown ? shown : t);
-			mi_table_free(shown);
-			putchar('\n');
-		}
-		mi_table_free(prev);
-		prev = t;
-		if (fflush(stdout) || st)
-			break;
+	st = load_checked(c, file, &t);
+	if (st)
+		return st;	/* the previous round stays the reference */
+	if (c->json) {
+		json_init(&j, stdout);
+		json_mm_rows(&j, t, c->prev);
+		for (size_t i = 0; i < mi_nnotes(t); i++)
+			fprintf(stderr, "meminspect: %s: note: %s\n", file, mi_note(t, i));
+		json_finish(&j);
+	} else {
+		shown = c->prev ? mm_change_table(t, c->prev) : NULL;
+		st = print_table(c, shown ? shown : t);
+		mi_table_free(shown);
 	}
-	mi_table_free(prev);
+	mi_table_free(c->prev);
+	c->prev = t;
 	return st;
 }
 
@@ -647,42 +666,202 @@ static int cmd_report(struct ctx *c)
 	return worst;
 }
 
+/* ---- export ---- */
+
+static int export_to(struct ctx *c, FILE *f)
+{
+	struct prom_out o = { .f = f, .per_pid = c->per_pid };
+	const char *info[] = { "reader_version", MI_VERSION, "module_version", "unknown", NULL };
+	struct mi_table *caps = NULL, *t;
+	char mod[64];
+	const char **files = NULL, **ok = NULL;
+	size_t nfiles = 0;
+	struct json j;
+	int st = load_checked(c, "capabilities", &caps), worst = st;
+
+	if (c->json) {
+		json_init(&j, f);
+		json_begin_array(&j);
+		o.j = &j;
+	}
+	if (module_version(c, mod, sizeof(mod)))
+		info[3] = mod;
+	prom_family(&o, "meminspect_up", "gauge",
+		    "1 if the module's files could be read, 0 if not (see the reader's stderr)");
+	prom_sample(&o, "meminspect_up", NULL, st ? "0" : "1");
+	prom_family(&o, "meminspect_info", "gauge", "versions of the reader and the loaded module");
+	prom_sample(&o, "meminspect_info", info, "1");
+	if (st)
+		goto out;
+	files = calloc(mi_nrecords(caps) + 1, sizeof(*files));
+	ok = calloc(mi_nrecords(caps) + 1, sizeof(*ok));
+	if (!files || !ok) {
+		fprintf(stderr, "meminspect: out of memory\n");
+		worst = ST_FORMAT;
+		goto out;
+	}
+	for (size_t r = 0; r < mi_nrecords(caps); r++) {
+		const char *file = mi_get(caps, r, "name");
+		int err;
+
+		if (!is_file_row(caps, r) || strcmp(mi_get(caps, r, "available"), "yes"))
+			continue;
+		files[nfiles] = file;
+		ok[nfiles] = "0";
+		t = caps;
+		if (strcmp(file, "capabilities")) {
+			st = load_checked(c, file, &t);
+			if (st) {
+				worst = worst ? worst : st;
+				nfiles++;
+				continue;
+			}
+		}
+		err = prom_export_table(&o, file, t);
+		if (err) {
+			if (err == -ENOMEM)
+				fprintf(stderr, "meminspect: out of memory\n");
+			worst = worst ? worst : ST_FORMAT;
+		} else {
+			ok[nfiles] = "1";
+		}
+		if (t != caps)
+			mi_table_free(t);
+		nfiles++;
+	}
+	prom_family(&o, "meminspect_file_ok", "gauge",
+		    "1 if the file (available on this kernel) was read and exported");
+	for (size_t i = 0; i < nfiles; i++) {
+		const char *lab[] = { "file", files[i], NULL };
+
+		prom_sample(&o, "meminspect_file_ok", lab, ok[i]);
+	}
+out:
+	if (c->json) {
+		json_end_array(&j);
+		json_finish(&j);
+	}
+	prom_out_release(&o);
+	free(files);
+	free(ok);
+	mi_table_free(caps);
+	return worst;
+}
+
+/*
+ * node_exporter's textfile collector reads every DIR/NAME.prom whenever it is
+ * scraped: write a hidden temporary file in DIR and rename it over
+ * meminspect.prom, so a scrape sees the old file or the new one, never half
+ * of one. The file is written even when the module cannot be read:
+ * meminspect_up 0 says so, where a stale file would say nothing.
+ */
+static int export_textfile(struct ctx *c)
+{
+	size_t len = strlen(c->textfile_dir) + 32;
+	char *tmp = malloc(len), *dst = malloc(len);
+	int fd = -1, st = ST_FORMAT, werr = 0;
+	FILE *f;
+
+	if (!tmp || !dst) {
+		fprintf(stderr, "meminspect: out of memory\n");
+		goto out;
+	}
+	snprintf(dst, len, "%s/meminspect.prom", c->textfile_dir);
+	snprintf(tmp, len, "%s/.meminspect.prom.XXXXXX", c->textfile_dir);
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		fprintf(stderr, "meminspect: --textfile-dir %s: cannot create a file there: %s\n",
+			c->textfile_dir, strerror(errno));
+		st = errno == EACCES || errno == EPERM || errno == EROFS ? ST_PERM : ST_USAGE;
+		goto out;
+	}
+	f = fdopen(fd, "w");
+	if (!f || fchmod(fd, 0644)) {
+		werr = errno;
+		if (f)
+			fclose(f);
+		else
+			close(fd);
+	} else {
+		st = export_to(c, f);
+		if (fflush(f) || ferror(f) || fsync(fd))
+			werr = errno ? errno : EIO;
+		if (fclose(f) && !werr)
+			werr = errno;
+	}
+	if (!werr && rename(tmp, dst))
+		werr = errno;
+	if (werr) {
+		fprintf(stderr, "meminspect: writing %s: %s\n", dst, strerror(werr));
+		unlink(tmp);
+		st = ST_FORMAT;
+	}
+out:
+	free(tmp);
+	free(dst);
+	return st;
+}
+
+static int cmd_export(struct ctx *c)
+{
+	if (c->textfile_dir)
+		return export_textfile(c);
+	return export_to(c, stdout);
+}
+
 static const struct command commands[] = {
-	{ "summary", cmd_summary, "memory on this box: field, value, unit",
+	{ "summary", cmd_summary, CMD_WATCH, "memory on this box: field, value, unit",
 	  "Prints the module's summary file: one row per figure (docs/summary.md).\n"
 	  "--json prints an object keyed by field:\n"
 	  "  {\"mem_total\": {\"value\": 2014232, \"unit\": \"kB\"}, ...}\n"
-	  "where value is null when the kernel cannot provide it.\n" },
-	{ "capabilities", cmd_capabilities, "what the module can show on this kernel, and why not",
+	  "where value is null when the kernel cannot provide it.\n"
+	  "--watch SECONDS prints it again every SECONDS (one JSON document each\n"
+	  "time with --json) until interrupted or --count rounds are done.\n" },
+	{ "capabilities", cmd_capabilities, 0, "what the module can show on this kernel, and why not",
 	  "Prints the module's capabilities file: name, kind (file, field or\n"
 	  "mechanism), available (yes/no) and detail.\n"
 	  "--json prints an array of objects:\n"
 	  "  [{\"name\": \"summary\", \"kind\": \"file\", \"available\": \"yes\", \"detail\": null}, ...]\n" },
-	{ "zones", cmd_zones, "every populated zone: watermarks, reserves, free pages per order",
+	{ "zones", cmd_zones, CMD_WATCH, "every populated zone: watermarks, reserves, free pages per order",
 	  "Prints the module's zones file: one row per populated zone (docs/zones.md).\n"
 	  "--json prints an array of objects, lowmem_reserve as an array:\n"
 	  "  [{\"node\": 0, \"zone\": \"DMA32\", \"start_pfn\": 4096, ..., \"lowmem_reserve\": [0, 0, 0, 0, 0], ...}]\n"
-	  "--watch SECONDS prints a sample every SECONDS with each number that moved\n"
-	  "as N(+D), the change since the previous sample (JSON: a \"change\" object\n"
-	  "per record); --count N stops after N samples.\n" },
-	{ "buddy", cmd_buddy, "exact free blocks per zone, migratetype and order",
+	  "--watch SECONDS prints it again every SECONDS, as for summary, with each\n"
+	  "number that moved as N(+D), the change since the previous round (JSON: a\n"
+	  "\"change\" object per record); --count N stops after N rounds.\n" },
+	{ "buddy", cmd_buddy, CMD_WATCH, "exact free blocks per zone, migratetype and order",
 	  "Prints the module's buddy file: one row per node, zone and migratetype\n"
 	  "with the exact number of free blocks of every order and the pageblocks\n"
 	  "of that migratetype (docs/buddy.md); the \"# walk:\" note says what the\n"
 	  "walk cost.  --json: an array of objects (notes go to stderr).\n"
 	  "--watch SECONDS and --count N as for zones.\n" },
-	{ "frag", cmd_frag, "fragmentation indexes and free blocks per order and migratetype",
+	{ "frag", cmd_frag, CMD_WATCH,
+	  "fragmentation indexes and free blocks per order and migratetype",
 	  "Prints the module's fragmentation file: per zone and order the unusable\n"
 	  "free space and external fragmentation indexes (in thousandths), the free\n"
 	  "blocks of at least that order and the order-sized blocks they make, per\n"
 	  "migratetype (docs/fragmentation.md).  --json: an array of objects.\n"
 	  "--watch SECONDS and --count N as for zones.\n" },
-	{ "report", cmd_report, "every file the module offers, one table each",
+	{ "report", cmd_report, CMD_WATCH, "every file the module offers, one table each",
 	  "Prints every file that capabilities lists with kind=file, each under a\n"
 	  "\"== FILE ==\" heading; unavailable files are listed with the reason.\n"
 	  "--json prints one object keyed by file name, each value in that file's\n"
 	  "own shape (summary: as 'summary --json'; others: an array of objects);\n"
-	  "unavailable files are left out.\n" },
+	  "unavailable files are left out.\n"
+	  "--watch SECONDS repeats it every SECONDS, as for summary.\n" },
+	{ "export", cmd_export, CMD_WATCH | CMD_EXPORT,
+	  "every figure as Prometheus metrics (node_exporter textfile)",
+	  "--prometheus prints every figure of every available file in the\n"
+	  "Prometheus text format: meminspect_FILE_FIELD, sizes in _bytes,\n"
+	  "counters in _total, labels for node/zone/order/migratetype/cache\n"
+	  "(docs/export.md). Files with per-process rows are left out unless\n"
+	  "--per-pid is given.\n"
+	  "--textfile-dir DIR writes DIR/meminspect.prom instead, atomically\n"
+	  "(temporary file + rename), for node_exporter's textfile collector; with\n"
+	  "--watch SECONDS it rewrites it every SECONDS. The file is written even\n"
+	  "when the module cannot be read: meminspect_up is then 0.\n"
+	  "--json prints the same samples as an array of\n"
+	  "  {\"metric\": \"meminspect_up\", \"type\": \"gauge\", \"labels\": {}, \"value\": 1}\n" },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -695,11 +874,15 @@ static const char options_help[] =
 	"                  else /sys/kernel/debug/meminspect)\n"
 	"  -j, --json      print JSON instead of tables (notes go to stderr)\n"
 	"  -H, --human     sizes in B/KiB/MiB/GiB instead of kB (tables only)\n"
-	"  -w, --watch SECONDS  zones, buddy, frag: a sample every SECONDS, with the\n"
-	"                  change since the previous one\n"
-	"  -n, --count N   with --watch: stop after N samples (default: never)\n"
 	"  -h, --help      show this help; after COMMAND, that command's help\n"
-	"  -V, --version   print the reader's and the loaded module's versions\n";
+	"  -V, --version   print the reader's and the loaded module's versions\n"
+	"  -w, --watch SECONDS  repeat every SECONDS (summary, zones, buddy, frag,\n"
+	"                  report, export; zones, buddy, frag show changes as N(+D))\n"
+	"  -n, --count N   with --watch: stop after N rounds\n"
+	"export only:\n"
+	"  --prometheus    Prometheus text format\n"
+	"  --textfile-dir DIR  write DIR/meminspect.prom atomically (node_exporter)\n"
+	"  --per-pid       also export files with per-process rows\n";
 
 static const char exit_help[] =
 	"Exit status:\n"
@@ -738,24 +921,21 @@ static int bad_usage(const char *fmt, ...)
 	return ST_USAGE;
 }
 
+/* The warning every command gives when the loaded module is another version. */
+static void warn_version(const char *mod)
+{
+	fprintf(stderr, "meminspect: warning: reader %s and module %s differ\n", MI_VERSION, mod);
+}
+
 static int version(const struct ctx *c)
 {
-	char path[300], mod[64] = "";
-	FILE *f;
+	char mod[64];
 
 	printf("meminspect %s\n", MI_VERSION);
-	snprintf(path, sizeof(path), "%s/module/meminspect/version", c->sysfs);
-	f = fopen(path, "r");
-	if (f) {
-		if (fgets(mod, sizeof(mod), f))
-			mod[strcspn(mod, "\n")] = '\0';
-		fclose(f);
-	}
-	if (*mod) {
+	if (module_version(c, mod, sizeof(mod))) {
 		printf("module meminspect %s\n", mod);
 		if (strcmp(mod, MI_VERSION))
-			fprintf(stderr, "meminspect: warning: reader %s and module %s differ\n",
-				MI_VERSION, mod);
+			warn_version(mod);
 	} else {
 		printf("module meminspect %s\n", module_loaded(c) ? "loaded, version unknown" : "not loaded");
 	}
@@ -763,6 +943,7 @@ static int version(const struct ctx *c)
 }
 
 enum { OPT_DONE = -1, OPT_EXIT_OK = -2 };
+enum { OPT_PROMETHEUS = 256, OPT_TEXTFILE_DIR, OPT_PER_PID };
 
 /*
  * One getopt_long pass over argv; the same options are accepted before and
@@ -779,8 +960,12 @@ static int parse_options(struct ctx *c, int argc, char **argv, const struct comm
 		{ "version", no_argument, NULL, 'V' },
 		{ "watch", required_argument, NULL, 'w' },
 		{ "count", required_argument, NULL, 'n' },
+		{ "prometheus", no_argument, NULL, OPT_PROMETHEUS },
+		{ "textfile-dir", required_argument, NULL, OPT_TEXTFILE_DIR },
+		{ "per-pid", no_argument, NULL, OPT_PER_PID },
 		{ NULL, 0, NULL, 0 },
 	};
+	unsigned long long n;
 	int opt;
 
 	opterr = 0;	/* our own messages, naming meminspect, not argv[0] */
@@ -807,23 +992,29 @@ static int parse_options(struct ctx *c, int argc, char **argv, const struct comm
 		case 'V':
 			version(c);
 			return OPT_EXIT_OK;
-		case 'w': {
-			char *end;
-
-			errno = 0;
-			c->watch = strtod(optarg, &end);
-			if (errno || end == optarg || *end || !(c->watch >= 0.1 && c->watch <= 86400))
-				return bad_usage("--watch needs SECONDS from 0.1 to 86400, not '%s'", optarg);
+		case 'w':
+			if (mi_parse_u64(optarg, &n) || n < 1 || n > 86400)
+				return bad_usage("--watch takes whole seconds from 1 to 86400, not '%s'",
+						 optarg);
+			c->watch = (unsigned int)n;
 			break;
-		}
-		case 'n': {
-			long long n;
-
-			if (mi_parse_s64(optarg, &n) || n < 1 || n > 1000000000)
-				return bad_usage("--count needs a number from 1 to 1000000000, not '%s'", optarg);
-			c->count = (long)n;
+		case 'n':
+			if (mi_parse_u64(optarg, &n) || n < 1 || n > 1000000000)
+				return bad_usage("--count takes a number of rounds from 1, not '%s'",
+						 optarg);
+			c->count = (unsigned long)n;
 			break;
-		}
+		case OPT_PROMETHEUS:
+			c->prometheus = true;
+			break;
+		case OPT_TEXTFILE_DIR:
+			if (!*optarg)
+				return bad_usage("--textfile-dir needs a directory");
+			c->textfile_dir = optarg;
+			break;
+		case OPT_PER_PID:
+			c->per_pid = true;
+			break;
 		case ':':
 			return bad_usage("option '%s' needs an argument", argv[optind - 1]);
 		default:
@@ -836,6 +1027,73 @@ static int parse_options(struct ctx *c, int argc, char **argv, const struct comm
 		}
 	}
 	return OPT_DONE;
+}
+
+/* Options that only some commands take, and those that need each other. */
+static int check_options(const struct ctx *c, const struct command *cmd)
+{
+	if ((c->watch || c->count) && !(cmd->flags & CMD_WATCH))
+		return bad_usage("'%s' takes no --watch or --count: its content does not change",
+				 cmd->name);
+	if (c->count && !c->watch)
+		return bad_usage("--count needs --watch");
+	if ((c->prometheus || c->textfile_dir || c->per_pid) && !(cmd->flags & CMD_EXPORT))
+		return bad_usage("--prometheus, --textfile-dir and --per-pid are export options");
+	if ((cmd->flags & CMD_EXPORT) && !c->prometheus && !c->json)
+		return bad_usage("export needs a format: --prometheus (or --json)");
+	if (c->textfile_dir && c->json)
+		return bad_usage("--textfile-dir writes the Prometheus text format: drop --json");
+	return OPT_DONE;
+}
+
+static volatile sig_atomic_t stop_watch;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	stop_watch = 1;
+}
+
+/*
+ * The command once, or with --watch every c->watch seconds until SIGINT or
+ * SIGTERM (which end the current round first: a textfile is never left
+ * half-written) or --count rounds. Errors a retry cannot fix end the loop;
+ * others (the module unloaded for a while) are reported and retried.
+ */
+static int run_command(struct ctx *c, const struct command *cmd)
+{
+	struct sigaction sa = { .sa_handler = on_stop };
+	unsigned long round = 0;
+	int st;
+
+	if (!c->watch)
+		return cmd->run(c);
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	for (;;) {
+		struct timespec ts = { .tv_sec = c->watch };
+
+		if (!c->json && !c->textfile_dir && !(cmd->flags & CMD_EXPORT)) {
+			time_t now = time(NULL);
+			char when[64];
+
+			strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", localtime(&now));
+			printf("%s== %s ==\n", round ? "\n" : "", when);
+		}
+		st = cmd->run(c);
+		if (fflush(stdout) || ferror(stdout) || st == ST_USAGE || st == ST_PERM)
+			break;
+		if (++round == c->count)
+			break;
+		while (!stop_watch && nanosleep(&ts, &ts) && errno == EINTR)
+			;
+		if (stop_watch)
+			break;
+	}
+	mi_table_free(c->prev);
+	c->prev = NULL;
+	return st;
 }
 
 static int finish(int st)
@@ -853,6 +1111,7 @@ int main(int argc, char **argv)
 	struct ctx c = { .sysfs = "/sys" };
 	const struct command *cmd = NULL;
 	const char *env;
+	char mod[64];
 	int st, first;
 
 	if ((env = getenv("MEMINSPECT_SYSFS")) && *env)
@@ -877,10 +1136,10 @@ int main(int argc, char **argv)
 		return finish(st == OPT_EXIT_OK ? ST_OK : st);
 	if (optind < argc - first)
 		return bad_usage("unexpected argument '%s'", argv[first + optind]);
-	if ((c.watch > 0 || c.count) && cmd->run != cmd_zones && cmd->run != cmd_buddy &&
-	    cmd->run != cmd_frag)
-		return bad_usage("--watch and --count work with zones, buddy and frag only");
-	if (c.count && c.watch <= 0)
-		return bad_usage("--count needs --watch");
-	return finish(cmd->run(&c));
+	st = check_options(&c, cmd);
+	if (st != OPT_DONE)
+		return st;
+	if (module_version(&c, mod, sizeof(mod)) && strcmp(mod, MI_VERSION))
+		warn_version(mod);
+	return finish(run_command(&c, cmd));
 }
