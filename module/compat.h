@@ -185,4 +185,44 @@ static inline bool mi_is_endbr(unsigned long addr)
 #endif
 }
 
+/*
+ * The migratetype of the pageblock holding @pfn, read as /proc/pagetypeinfo
+ * reads it (get_pageblock_migratetype()).  Up to 6.16 the kernel function
+ * is get_pfnblock_flags_mask(page, pfn, MIGRATETYPE_MASK); Zi Yan's
+ * "mm/page_alloc: pageblock flags functions clean up" series (v6.17, with
+ * "mm/page_isolation: make page isolation a standalone bit") replaced it
+ * with get_pfnblock_migratetype(page, pfn).  Neither is exported: the
+ * caller looks MI_PFNBLOCK_MT_SYM up and calls it through a static call of
+ * type MI_PFNBLOCK_MT_PROTO with the arguments MI_PFNBLOCK_MT_ARGS().
+ * (5.10 declares the page argument without const: same ABI.)
+ */
+#ifdef MI_HAVE_GET_PFNBLOCK_MIGRATETYPE
+#define MI_PFNBLOCK_MT_SYM	"get_pfnblock_migratetype"
+#define MI_PFNBLOCK_MT_PROTO	\
+	enum migratetype (const struct page *, unsigned long)
+#define MI_PFNBLOCK_MT_ARGS(page, pfn)	(page, pfn)
+#else
+#define MI_PFNBLOCK_MT_SYM	"get_pfnblock_flags_mask"
+#define MI_PFNBLOCK_MT_PROTO	\
+	unsigned long (const struct page *, unsigned long, unsigned long)
+#define MI_PFNBLOCK_MT_ARGS(page, pfn)	(page, pfn, MIGRATETYPE_MASK)
+#endif
+
+/*
+ * "mm, page_alloc: reduce fragmentation by boosting watermarks"
+ * (1c30844d2dfe, v5.0) added zone->watermark_boost, which the
+ * *_wmark_pages() helpers add to every watermark.
+ */
+static inline bool mi_zone_boost(const struct zone *zone, unsigned long *pages)
+{
+#ifdef MI_HAVE_WATERMARK_BOOST
+	/* racy read, as /proc/zoneinfo: changes under zone->lock */
+	*pages = data_race(READ_ONCE(zone->watermark_boost));
+	return true;
+#else
+	*pages = 0;
+	return false;
+#endif
+}
+
 #endif /* MI_COMPAT_H */

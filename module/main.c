@@ -11,10 +11,12 @@
 #include <linux/init.h>
 #include <linux/module.h>
 
+#include "buddy.h"
 #include "capabilities.h"
 #include "ksyms.h"
 #include "slab.h"
 #include "summary.h"
+#include "zones.h"
 
 /*
  * The files, all 0400: they show kernel internals, for root only.
@@ -37,6 +39,12 @@ static const struct mi_file {
 	  "what this module provides on this kernel, and how" },
 	{ "slabs", &mi_slabs_fops,
 	  "one record per slab cache, with /proc/slabinfo's counts, waste and flags" },
+	{ "zones", &mi_zones_fops,
+	  "every populated zone: watermarks, reserves, per-CPU and free pages per order" },
+	{ "buddy", &mi_buddy_fops,
+	  "exact free blocks per node, zone, migratetype and order; pageblocks" },
+	{ "fragmentation", &mi_fragmentation_fops,
+	  "unusable and extfrag indexes, free blocks per order and migratetype" },
 };
 
 static struct mi_cap mi_file_caps[ARRAY_SIZE(mi_files)];
@@ -51,6 +59,8 @@ static int __init mi_init(void)
 	mi_ksyms_init();
 	mi_summary_init();
 	mi_slab_init();
+	mi_zones_init();
+	mi_buddy_init();
 
 	for (i = 0; i < ARRAY_SIZE(mi_files); i++) {
 		mi_file_caps[i].name = mi_files[i].name;
@@ -83,6 +93,8 @@ remove_dir:
 	debugfs_remove_recursive(mi_dir);
 unregister_files:
 	mi_caps_unregister(&mi_file_table);
+	mi_buddy_exit();
+	mi_zones_exit();
 	mi_slab_exit();
 	mi_summary_exit();
 	mi_ksyms_exit();
@@ -93,6 +105,8 @@ static void __exit mi_exit(void)
 {
 	debugfs_remove_recursive(mi_dir);
 	mi_caps_unregister(&mi_file_table);
+	mi_buddy_exit();
+	mi_zones_exit();
 	mi_slab_exit();
 	mi_summary_exit();
 	mi_ksyms_exit();

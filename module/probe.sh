@@ -72,4 +72,15 @@ grep -q 'struct per_cpu_pages[[:space:]]*__percpu[[:space:]]*\*per_cpu_pageset;'
 grep -q '__is_endbr(u32' "$srctree/arch/x86/include/asm/ibt.h" 2>/dev/null &&
 	flags="$flags -DMI_HAVE___IS_ENDBR"
 
+# "mm, page_alloc: reduce fragmentation by boosting watermarks"
+# (1c30844d2dfe, v5.0): zone->watermark_boost.
+grep -q 'unsigned long[[:space:]]*watermark_boost;' "$mmzone" &&
+	flags="$flags -DMI_HAVE_WATERMARK_BOOST"
+
+# Zi Yan's "mm/page_alloc: pageblock flags functions clean up" (v6.17):
+# get_pfnblock_migratetype() replaces get_pfnblock_flags_mask().
+grep -q 'get_pfnblock_migratetype(' \
+	"$srctree/include/linux/pageblock-flags.h" 2>/dev/null &&
+	flags="$flags -DMI_HAVE_GET_PFNBLOCK_MIGRATETYPE"
+
 echo "$flags"

@@ -40,6 +40,7 @@ struct ctx {
 	struct out_opts out;
 	unsigned int watch;	/* --watch SECONDS; 0: once */
 	unsigned long count;	/* --count N: stop after N rounds; 0: until a signal */
+	struct mi_table *prev;	/* zones, buddy, frag under --watch: the previous round */
 	bool prometheus;	/* export --prometheus */
 	const char *textfile_dir;
 	bool per_pid;
@@ -273,6 +274,168 @@ static void json_summary(struct json *j, const struct mi_table *t)
 	json_end_object(j);
 }
 
+/* "1,2,3": a list value (zones' lowmem_reserve) */
+static bool is_int_list(const char *v)
+{
+	char buf[32];
+	const char *p = v, *comma;
+
+	if (!strchr(v, ','))
+		return false;
+	for (;;) {
+		size_t n;
+
+		comma = strchr(p, ',');
+		n = comma ? (size_t)(comma - p) : strlen(p);
+		if (n == 0 || n >= sizeof(buf))
+			return false;
+		memcpy(buf, p, n);
+		buf[n] = '\0';
+		if (!mi_is_integer(buf))
+			return false;
+		if (!comma)
+			return true;
+		p = comma + 1;
+	}
+}
+
+/*
+ * zones, buddy, fragmentation: the key columns (node, zone[, migratetype
+ * or order]) come first; every other value is an integer, '-', or a list.
+ */
+static int check_mm(const struct mi_table *t)
+{
+	for (size_t r = 0; r < mi_nrecords(t); r++) {
+		for (size_t col = 2; col < mi_nfields(t); col++) {
+			const char *name = mi_field_name(t, col), *v = mi_value(t, r, col);
+
+			if (!strcmp(name, "migratetype"))
+				continue;
+			if (!mi_is_none(v) && !mi_is_integer(v) && !is_int_list(v))
+				return format_error(t, r, "value is not an integer", v);
+		}
+	}
+	return ST_OK;
+}
+
+/* A value for JSON: a list becomes an array of numbers. */
+static void json_mm_value(struct json *j, const char *v)
+{
+	char buf[32];
+	const char *p = v, *comma;
+
+	if (!is_int_list(v)) {
+		json_value(j, v);
+		return;
+	}
+	json_begin_array(j);
+	for (;;) {
+		size_t n;
+
+		comma = strchr(p, ',');
+		n = comma ? (size_t)(comma - p) : strlen(p);
+		memcpy(buf, p, n);	/* is_int_list() bounded n */
+		buf[n] = '\0';
+		json_value(j, buf);
+		if (!comma)
+			break;
+		p = comma + 1;
+	}
+	json_end_array(j);
+}
+
+/* Key columns of a record: the fields that are not counts. */
+static size_t mm_nkeys(const struct mi_table *t)
+{
+	size_t k = 0;
+
+	while (k < mi_nfields(t) && k < 3) {
+		const char *name = mi_field_name(t, k);
+
+		if (strcmp(name, "node") && strcmp(name, "zone") &&
+		    strcmp(name, "migratetype") && strcmp(name, "order"))
+			break;
+		k++;
+	}
+	return k;
+}
+
+/* The record of prev with the same key columns as rec of t; -1 if none. */
+static long mm_match(const struct mi_table *t, size_t rec, const struct mi_table *prev)
+{
+	size_t nk = mm_nkeys(t);
+
+	if (!prev)
+		return -1;
+	for (size_t r = 0; r < mi_nrecords(prev); r++) {
+		size_t k;
+
+		for (k = 0; k < nk; k++) {
+			const char *a = mi_value(t, rec, k), *b = mi_get(prev, r, mi_field_name(t, k));
+
+			if (!b || strcmp(a, b))
+				break;
+		}
+		if (k == nk)
+			return (long)r;
+	}
+	return -1;
+}
+
+/* cur - old for two integer cells; false when either is not an integer. */
+static bool mm_delta(const char *cur, const char *old, long long *d)
+{
+	long long a, b;
+
+	if (!old || mi_parse_s64(cur, &a) || mi_parse_s64(old, &b))
+		return false;
+	*d = a - b;
+	return true;
+}
+
+/*
+ * [{"node": 0, "zone": "DMA32", ..., "lowmem_reserve": [0, 933, ...]}, ...];
+ * with a previous sample (--watch), each record also has "change": the
+ * difference of every integer field since then.
+ */
+static void json_mm_rows(struct json *j, const struct mi_table *t, const struct mi_table *prev)
+{
+	json_begin_array(j);
+	for (size_t r = 0; r < mi_nrecords(t); r++) {
+		long m = mm_match(t, r, prev);
+
+		json_begin_object(j);
+		for (size_t c = 0; c < mi_nfields(t); c++) {
+			json_key(j, mi_field_name(t, c));
+			json_mm_value(j, mi_value(t, r, c));
+		}
+		if (m >= 0) {
+			json_key(j, "change");
+			json_begin_object(j);
+			for (size_t c = mm_nkeys(t); c < mi_nfields(t); c++) {
+				const char *name = mi_field_name(t, c);
+				long long d;
+
+				if (!mm_delta(mi_value(t, r, c), mi_get(prev, (size_t)m, name), &d))
+					continue;
+				char num[24];
+
+				snprintf(num, sizeof(num), "%lld", d);
+				json_key(j, name);
+				json_value(j, num);
+			}
+			json_end_object(j);
+		}
+		json_end_object(j);
+	}
+	json_end_array(j);
+}
+
+static void json_mm(struct json *j, const struct mi_table *t)
+{
+	json_mm_rows(j, t, NULL);
+}
+
 static const char *const summary_fields[] = { "field", "value", "unit", NULL };
 static const char *const capabilities_fields[] = { "name", "kind", "available", "detail", NULL };
 static const char *const slabs_fields[] = {
@@ -280,6 +443,9 @@ static const char *const slabs_fields[] = {
 	"objs_per_slab", "order", "memory_bytes", "waste_bytes", "waste_pct",
 	"aliases", "flags", NULL };
 static const char *const no_fields[] = { NULL };
+static const char *const zones_fields[] = { "node", "zone", NULL };
+static const char *const buddy_fields[] = { "node", "zone", "migratetype", NULL };
+static const char *const frag_fields[] = { "node", "zone", "order", NULL };
 
 static int check_slabs(const struct mi_table *t)
 {
@@ -302,6 +468,9 @@ static const struct file_view {
 	{ "summary", summary_fields, check_summary, json_summary },
 	{ "capabilities", capabilities_fields, check_capabilities, json_records },
 	{ "slabs", slabs_fields, check_slabs, json_records },
+	{ "zones", zones_fields, check_mm, json_mm },
+	{ "buddy", buddy_fields, check_mm, json_mm },
+	{ "fragmentation", frag_fields, check_mm, json_mm },
 	{ NULL, no_fields, NULL, json_records },
 };
 
@@ -372,6 +541,97 @@ static int show_one(const struct ctx *c, const char *file)
 	}
 	mi_table_free(t);
 	return st;
+}
+
+/*
+ * The table of t with every integer cell that moved since prev shown as
+ * "N(+D)", as text in the line format, parsed again so that out_table()
+ * aligns it.  NULL on OOM.
+ */
+static struct mi_table *mm_change_table(const struct mi_table *t, const struct mi_table *prev)
+{
+	struct mi_error e;
+	struct mi_table *out;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return NULL;
+	for (size_t c = 0; c < mi_nfields(t); c++)
+		fprintf(f, "%s%s", c ? " " : "", mi_field_name(t, c));
+	fputc('\n', f);
+	for (size_t r = 0; r < mi_nrecords(t); r++) {
+		long m = mm_match(t, r, prev);
+
+		for (size_t c = 0; c < mi_nfields(t); c++) {
+			const char *v = mi_value(t, r, c);
+			long long d;
+
+			fprintf(f, "%s%s", c ? " " : "", v);
+			if (m >= 0 && c >= mm_nkeys(t) &&
+			    mm_delta(v, mi_get(prev, (size_t)m, mi_field_name(t, c)), &d) && d)
+				fprintf(f, "(%+lld)", d);
+		}
+		fputc('\n', f);
+	}
+	for (size_t i = 0; i < mi_nnotes(t); i++)
+		fprintf(f, "# %s\n", mi_note(t, i));
+	fputs("# (+D): change since the previous round\n", f);
+	if (fclose(f)) {
+		free(text);
+		return NULL;
+	}
+	out = mi_table_parse(text, len, mi_table_name(t), &e);
+	free(text);
+	return out;
+}
+
+/*
+ * zones, buddy, fragmentation: the file, and under --watch (run_command()
+ * repeats it) each number that moved since the previous round: N(+D) in
+ * tables, a "change" object per record in JSON.
+ */
+static int show_mm(struct ctx *c, const char *file)
+{
+	struct mi_table *t, *shown;
+	struct json j;
+	int st;
+
+	if (!c->watch)
+		return show_one(c, file);
+	st = load_checked(c, file, &t);
+	if (st)
+		return st;	/* the previous round stays the reference */
+	if (c->json) {
+		json_init(&j, stdout);
+		json_mm_rows(&j, t, c->prev);
+		for (size_t i = 0; i < mi_nnotes(t); i++)
+			fprintf(stderr, "meminspect: %s: note: %s\n", file, mi_note(t, i));
+		json_finish(&j);
+	} else {
+		shown = c->prev ? mm_change_table(t, c->prev) : NULL;
+		st = print_table(c, shown ? shown : t);
+		mi_table_free(shown);
+	}
+	mi_table_free(c->prev);
+	c->prev = t;
+	return st;
+}
+
+static int cmd_zones(struct ctx *c)
+{
+	return show_mm(c, "zones");
+}
+
+static int cmd_buddy(struct ctx *c)
+{
+	return show_mm(c, "buddy");
+}
+
+static int cmd_frag(struct ctx *c)
+{
+	return show_mm(c, "fragmentation");
 }
 
 static int cmd_summary(struct ctx *c)
@@ -871,6 +1131,26 @@ static const struct command commands[] = {
 	  "mechanism), available (yes/no) and detail.\n"
 	  "--json prints an array of objects:\n"
 	  "  [{\"name\": \"summary\", \"kind\": \"file\", \"available\": \"yes\", \"detail\": null}, ...]\n" },
+	{ "zones", cmd_zones, CMD_WATCH, "every populated zone: watermarks, reserves, free pages per order",
+	  "Prints the module's zones file: one row per populated zone (docs/zones.md).\n"
+	  "--json prints an array of objects, lowmem_reserve as an array:\n"
+	  "  [{\"node\": 0, \"zone\": \"DMA32\", \"start_pfn\": 4096, ..., \"lowmem_reserve\": [0, 0, 0, 0, 0], ...}]\n"
+	  "--watch SECONDS prints it again every SECONDS, as for summary, with each\n"
+	  "number that moved as N(+D), the change since the previous round (JSON: a\n"
+	  "\"change\" object per record); --count N stops after N rounds.\n" },
+	{ "buddy", cmd_buddy, CMD_WATCH, "exact free blocks per zone, migratetype and order",
+	  "Prints the module's buddy file: one row per node, zone and migratetype\n"
+	  "with the exact number of free blocks of every order and the pageblocks\n"
+	  "of that migratetype (docs/buddy.md); the \"# walk:\" note says what the\n"
+	  "walk cost.  --json: an array of objects (notes go to stderr).\n"
+	  "--watch SECONDS and --count N as for zones.\n" },
+	{ "frag", cmd_frag, CMD_WATCH,
+	  "fragmentation indexes and free blocks per order and migratetype",
+	  "Prints the module's fragmentation file: per zone and order the unusable\n"
+	  "free space and external fragmentation indexes (in thousandths), the free\n"
+	  "blocks of at least that order and the order-sized blocks they make, per\n"
+	  "migratetype (docs/fragmentation.md).  --json: an array of objects.\n"
+	  "--watch SECONDS and --count N as for zones.\n" },
 	{ "report", cmd_report, CMD_WATCH, "every file the module offers, one table each",
 	  "Prints every file that capabilities lists with kind=file, each under a\n"
 	  "\"== FILE ==\" heading; unavailable files are listed with the reason.\n"
@@ -921,7 +1201,8 @@ static const char options_help[] =
 	"  -H, --human     sizes in B/KiB/MiB/GiB instead of kB (tables only)\n"
 	"  -h, --help      show this help; after COMMAND, that command's help\n"
 	"  -V, --version   print the reader's and the loaded module's versions\n"
-	"  -w, --watch SECONDS  repeat every SECONDS (summary, report, slab, export)\n"
+	"  -w, --watch SECONDS  repeat every SECONDS (summary, zones, buddy, frag, slab,\n"
+	"                  report, export; zones, buddy, frag show changes as N(+D))\n"
 	"  -n, --count N   with --watch: stop after N rounds\n"
 	"slab only:\n"
 	"  --sort KEY      name, size, waste, objs or growth (needs --watch)\n"
@@ -1161,6 +1442,8 @@ static int run_command(struct ctx *c, const struct command *cmd)
 		if (stop_watch)
 			break;
 	}
+	mi_table_free(c->prev);
+	c->prev = NULL;
 	return st;
 }
 

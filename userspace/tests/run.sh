@@ -561,5 +561,65 @@ else
 	skip "man page renders without groff warnings" "no groff"
 fi
 
+# ---- zones, buddy, frag (fixtures: a 6.1 guest's files) ----
+
+MM=$FX/mm
+for c in "zones:zones" "buddy:buddy" "frag:fragmentation"; do
+	cmd=${c%%:*} file=${c#*:}
+	run "$M" --dir "$MM" "$cmd"
+	is "$cmd: exit 0" 0 "$rc"
+	is "$cmd: one table row per record" "$(grep -vc '^#' "$MM/$file")" "$(grep -vc '^#' <<<"$out")"
+	run "$M" --dir "$MM" --json "$cmd"
+	jq -e --argjson n "$(($(grep -vc '^#' "$MM/$file") - 1))" \
+		'type == "array" and length == $n and (.[0].node | type) == "number"' >/dev/null <<<"$out"
+	ok $? "$cmd --json: valid JSON, an array of one object per record" "$out"
+done
+run "$M" --dir "$MM" --json zones
+jq -e '.[0].lowmem_reserve == [0, 933, 933, 933, 933] and .[1].zone == "DMA32" and .[1].nr_free_10 == 224' \
+	>/dev/null <<<"$out"
+ok $? "zones --json: lowmem_reserve as an array of numbers, counts as numbers" "$out"
+run "$M" --dir "$MM" --json buddy
+has "buddy --json: the walk note goes to stderr" "meminspect: buddy: note: walk: budget 1024" "$err"
+jq -e '.[1].migratetype == "Movable" and .[1].order_10 == 3 and .[1].pageblocks == 7' >/dev/null <<<"$out"
+ok $? "buddy --json: migratetype a string, counts numbers" "$out"
+
+mkdir "$tmp/mmw"
+cp "$MM"/* "$tmp/mmw/"
+# watch_edit FROM TO ARGS...: run the reader with ARGS in the background and,
+# once its first sample is out, change FROM to TO in the zones copy; sets
+# out, rc.  The sample interval (2 s) leaves the edit time to land.
+watch_edit() {
+	local from=$1 to=$2 i=0
+	shift 2
+	"$M" "$@" >"$tmp/watch.out" 2>&1 &
+	local pid=$!
+	until [ -s "$tmp/watch.out" ] || [ $i -ge 100 ]; do sleep 0.02; i=$((i + 1)); done
+	sed -i "s/^0 DMA32 4096 258015 258015 241531 $from /0 DMA32 4096 258015 258015 241531 $to /" \
+		"$tmp/mmw/zones"
+	wait $pid
+	rc=$?
+	out=$(<"$tmp/watch.out")
+}
+watch_edit 230972 230000 --dir "$tmp/mmw" zones --watch 2 --count 2
+is "zones --watch 2 --count 2: exit 0" 0 "$rc"
+is "zones --watch: two rounds, each under a time heading" 2 "$(grep -cE '^== [0-9-]+ [0-9:]+ ==$' <<<"$out")"
+has "zones --watch: a moved value shows its change" "230000(-972)" "$out"
+has "zones --watch: the second round says what (+D) is" "# (+D): change since the previous round" "$out"
+cp "$MM/zones" "$tmp/mmw/zones"
+watch_edit 230972 231000 --dir "$tmp/mmw" --json --watch 2 --count 2 zones
+jq -s -e 'length == 2 and (.[0][0] | has("change") | not) and .[1][1].change.free == 28
+	and .[1][1].change.managed == 0 and .[1][1].free == 231000' >/dev/null <<<"$out"
+ok $? "zones --json --watch: one document per sample, a change object from the second on" "$out"
+for bad in "capabilities --watch 1" "zones --count 2" "zones --watch 0" "zones --watch x" \
+	"zones --watch 1 --count 0" "buddy --watch"; do
+	run "$M" --dir "$MM" $bad
+	is "$bad: usage error" 2 "$rc"
+done
+mkdir "$tmp/badmm"
+printf 'node zone free\n0 DMA 12k\n' >"$tmp/badmm/zones"
+run "$M" --dir "$tmp/badmm" zones
+is "zones value not an integer: exit 1" 1 "$rc"
+has "zones value not an integer: message" "zones:2: value is not an integer '12k'" "$err"
+
 echo "1..$n"
 [ "$failed" -eq 0 ]

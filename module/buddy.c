@@ -1,0 +1,471 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * buddy: the exact number of free blocks on every free list (node, zone,
+ * migratetype, order), found by walking the lists, and pageblocks per
+ * migratetype (docs/buddy.md).  The walker here is also the source of the
+ * fragmentation file (frag.c).
+ *
+ * /proc/pagetypeinfo walks each list under zone->lock with IRQs off and
+ * stops at 100000 entries per list, because a longer walk would hold off
+ * every allocation on the zone.  Here no hold walks more than walk_budget
+ * entries: between holds the lock is dropped and the walk
+ * resumes from a cursor that is validated under the lock again.  Why the
+ * result is still trustworthy, and what is reported when it is not, is in
+ * the comment above mi_count_order().
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/ctype.h>
+#include <linux/memory_hotplug.h>
+#include <linux/mm.h>
+#include <linux/mmzone.h>
+#include <linux/kstrtox.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/nodemask.h>
+#include <linux/page-flags.h>
+#include <linux/pageblock-flags.h>
+#include <linux/sched.h>
+#include <linux/sched/clock.h>
+#include <linux/sched/signal.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/static_call.h>
+
+#include "buddy.h"
+#include "capabilities.h"
+#include "compat.h"
+#include "ksyms.h"
+
+/*
+ * Migratetype names, as the kernel's migratetype_names[] (not exported)
+ * spells them, so that rows match /proc/pagetypeinfo.  Indexed by the
+ * kernel's own enum; the size comes from free_area.free_list, so a
+ * migratetype this table does not know prints as "mtN" rather than
+ * reading past the end.
+ */
+static const char *const mi_mt_names[MI_NR_MT] = {
+	[MIGRATE_UNMOVABLE] = "Unmovable",
+	[MIGRATE_MOVABLE] = "Movable",
+	[MIGRATE_RECLAIMABLE] = "Reclaimable",
+	[MIGRATE_HIGHATOMIC] = "HighAtomic",
+#ifdef CONFIG_CMA
+	[MIGRATE_CMA] = "CMA",
+#endif
+#ifdef CONFIG_MEMORY_ISOLATION
+	[MIGRATE_ISOLATE] = "Isolate",
+#endif
+};
+
+const char *mi_mt_name(unsigned int mt)
+{
+	static const char *const unknown[] = {
+		"mt0", "mt1", "mt2", "mt3", "mt4", "mt5", "mt6", "mt7",
+	};
+
+	if (mt < MI_NR_MT && mi_mt_names[mt])
+		return mi_mt_names[mt];
+	return mt < ARRAY_SIZE(unknown) ? unknown[mt] : "mt";
+}
+
+/*
+ * walk_budget: list entries per zone->lock hold, set at load time only
+ * (0444).  Small values make the tests exercise the resume path on small
+ * lists; 1..MI_WALK_BUDGET_MAX, anything else fails the load with -EINVAL
+ * (not a number) or -ERANGE.
+ */
+static unsigned int mi_walk_budget = MI_WALK_BUDGET_DEFAULT;
+
+static int mi_budget_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int v;
+	int err = kstrtouint(val, 10, &v);
+
+	if (err)
+		return err;
+	if (v < 1 || v > MI_WALK_BUDGET_MAX)
+		return -ERANGE;
+	*(unsigned int *)kp->arg = v;
+	return 0;
+}
+
+static const struct kernel_param_ops mi_budget_ops = {
+	.set = mi_budget_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(walk_budget, &mi_budget_ops, &mi_walk_budget, 0444);
+MODULE_PARM_DESC(walk_budget,
+		 "free-list entries walked per zone->lock hold (1-1048576, default 1024)");
+
+/* The pageblock lookup (compat.h), resolved once at init. */
+DEFINE_STATIC_CALL_NULL(mi_pfnblock_mt, MI_PFNBLOCK_MT_PROTO);
+static bool mi_have_pfnblock_mt;
+
+enum {
+	MI_ROW_PAGEBLOCKS,
+	MI_ROW_WALK,
+	MI_NR_ROWS
+};
+
+static struct mi_cap mi_buddy_caps[MI_NR_ROWS] = {
+	[MI_ROW_PAGEBLOCKS] = { .name = "buddy.pageblocks",
+				.kind = MI_CAP_FIELD },
+	[MI_ROW_WALK] = { .name = "free_list_walk", .kind = MI_CAP_MECHANISM },
+};
+
+static struct mi_cap_table mi_buddy_table;
+
+/* ---- the walker ---- */
+
+struct mi_walk {
+	struct zone *zone;
+	struct mi_walk_stats *st;
+	unsigned long flags;
+	u64 t0;
+	unsigned int per_hold;	/* mi_walk_budget */
+	unsigned int budget;	/* entries left in this hold */
+};
+
+static void mi_hold_begin(struct mi_walk *w)
+	__acquires(&w->zone->lock)
+{
+	spin_lock_irqsave(&w->zone->lock, w->flags);
+	w->t0 = local_clock();
+	w->budget = w->per_hold;
+}
+
+static void mi_hold_end(struct mi_walk *w)
+	__releases(&w->zone->lock)
+{
+	u64 ns = local_clock() - w->t0;
+	unsigned int used = w->per_hold - w->budget;
+
+	spin_unlock_irqrestore(&w->zone->lock, w->flags);
+	w->st->holds++;
+	w->st->entries += used;
+	w->st->total_ns += ns;
+	if (ns > w->st->longest_ns) {
+		w->st->longest_ns = ns;
+		w->st->longest_entries = used;
+	}
+}
+
+/*
+ * Let the allocator in: drop zone->lock, reschedule, take it again.  Returns
+ * -EINTR (lock held) when the reader got a fatal signal.
+ */
+static int mi_hold_cycle(struct mi_walk *w)
+{
+	mi_hold_end(w);
+	cond_resched();
+	mi_hold_begin(w);
+	return fatal_signal_pending(current) ? -EINTR : 0;
+}
+
+/* Is @pos the head of one of the zone's free lists? */
+static bool mi_is_list_head(const struct zone *zone, const struct list_head *pos)
+{
+	const void *p = pos;
+
+	return p >= (const void *)&zone->free_area[0] &&
+	       p < (const void *)&zone->free_area[MI_NR_ORDERS];
+}
+
+/*
+ * Count free_area[@order].free_list[@mt], zone->lock held on entry and on
+ * return.  After each walk_budget entries the lock is cycled and the walk
+ * resumes at the entry it stopped at (remembered by pfn), if that page is
+ * still a free buddy block of this order in this zone and (if @strict) the
+ * order's nr_free has not moved from @nr0; otherwise -EAGAIN.  -EAGAIN also when the
+ * walk reaches another list's head: the cursor block was moved to another
+ * list while the lock was dropped.
+ */
+static int mi_count_list(struct mi_walk *w, unsigned int order,
+			 unsigned int mt, unsigned long nr0, bool strict,
+			 unsigned long *count)
+{
+	struct free_area *area = &w->zone->free_area[order];
+	struct list_head *head = &area->free_list[mt];
+	struct list_head *pos = head->next;
+	unsigned long n = 0;
+	struct page *page;
+	unsigned long pfn;
+	int err;
+
+	w->st->lists++;
+	err = 0;
+	while (pos != head) {
+		if (mi_is_list_head(w->zone, pos)) {
+			err = -EAGAIN;
+			break;
+		}
+		if (!w->budget) {
+			pfn = page_to_pfn(list_entry(pos, struct page, lru));
+			err = mi_hold_cycle(w);
+			if (err)
+				break;
+			page = pfn_to_online_page(pfn);
+			if ((strict && area->nr_free != nr0) || !page ||
+			    page_zone(page) != w->zone || !PageBuddy(page) ||
+			    page_private(page) != order) {
+				err = -EAGAIN;
+				break;
+			}
+			pos = &page->lru;
+			continue;
+		}
+		n++;
+		w->budget--;
+		pos = pos->next;
+	}
+	*count = n;	/* on -EAGAIN: what was walked */
+	return err;
+}
+
+/*
+ * Count every list of one order.  The lists of an order change only under
+ * zone->lock, and every change adds or removes a block, which moves
+ * free_area[order].nr_free by one.  An order is reported stable when
+ *   - every resume found the cursor block where it was and nr_free equal
+ *     to its value at the order's first hold, and
+ *   - at the order's last hold nr_free still had that value and equalled
+ *     the sum of the counts over all migratetypes.
+ * An order counted in one hold is an exact snapshot.  One counted across
+ * holds is exact unless blocks were added and removed in equal numbers
+ * between two holds and outside the cursor; a walk that sees any other
+ * change starts the order again, up to MI_WALK_TRIES times.  The last try
+ * walks every list even after a change, each as far as its cursor lasts; if
+ * it is not stable either, its counts are kept, the order is flagged and a
+ * note says so (mi_walk_notes()).
+ */
+static int mi_count_order(struct mi_walk *w, unsigned int order,
+			  struct mi_zone_free *zf)
+{
+	struct free_area *area = &w->zone->free_area[order];
+	unsigned int try, mt;
+	bool changed;
+	int err;
+
+	for (try = 1; try <= MI_WALK_TRIES; try++) {
+		unsigned long nr0, sum = 0;
+
+		if (!w->budget) {
+			err = mi_hold_cycle(w);
+			if (err)
+				return err;
+		}
+		nr0 = area->nr_free;
+		memset(zf->blocks[order], 0, sizeof(zf->blocks[order]));
+		changed = false;
+		for (mt = 0; mt < MI_NR_MT; mt++) {
+			unsigned long n = 0;
+
+			err = mi_count_list(w, order, mt, nr0,
+					    try < MI_WALK_TRIES, &n);
+			if (err == -EINTR)
+				return err;
+			zf->blocks[order][mt] = n;
+			sum += n;
+			if (err)
+				changed = true;
+			/* the last try counts every list, as far as it can */
+			if (changed && try < MI_WALK_TRIES)
+				break;
+		}
+		zf->nr_free[order] = area->nr_free;
+		zf->tries[order] = try;
+		zf->stable[order] = !changed && sum == nr0 &&
+				    area->nr_free == nr0;
+		if (zf->stable[order])
+			return 0;
+		if (try < MI_WALK_TRIES)
+			w->st->retries++;
+	}
+	/* no stable try: the last one's counts stay */
+	w->st->unstable++;
+	return 0;
+}
+
+int mi_walk_zone(struct zone *zone, struct mi_zone_free *zf,
+		 struct mi_walk_stats *st)
+{
+	struct mi_walk w = {
+		.zone = zone, .st = st, .per_hold = mi_walk_budget,
+	};
+	unsigned int order;
+	int err = 0;
+
+	memset(zf, 0, sizeof(*zf));
+	mi_hold_begin(&w);
+	for (order = 0; order < MI_NR_ORDERS; order++) {
+		err = mi_count_order(&w, order, zf);
+		if (err)
+			break;
+	}
+	mi_hold_end(&w);
+	return err;
+}
+
+void mi_walk_notes(struct seq_file *m, int nid, const struct zone *zone,
+		   const struct mi_zone_free *zf)
+{
+	unsigned int order;
+
+	for (order = 0; order < MI_NR_ORDERS; order++) {
+		if (zf->stable[order])
+			continue;
+		seq_printf(m,
+			   "# unstable: node %d zone %s order %u: the lists changed during each of %u tries (nr_free now %lu); counts are the last try's\n",
+			   nid, zone->name, order, zf->tries[order],
+			   zf->nr_free[order]);
+	}
+}
+
+void mi_walk_stats_note(struct seq_file *m, const struct mi_walk_stats *st)
+{
+	seq_printf(m,
+		   "# walk: budget %u lists %llu entries %llu holds %llu longest_hold_ns %llu longest_hold_entries %llu total_hold_ns %llu retries %llu unstable %llu\n",
+		   mi_walk_budget, st->lists, st->entries, st->holds,
+		   st->longest_ns, st->longest_entries, st->total_ns, st->retries,
+		   st->unstable);
+}
+
+/* ---- pageblocks ---- */
+
+/*
+ * Pageblocks per migratetype, counted as pagetypeinfo counts them
+ * (pagetypeinfo_showblockcount_print()): every pageblock_nr_pages from the
+ * zone's start, online and in this zone.  The bitmap is read without
+ * zone->lock: a pageblock changing type meanwhile is counted as either.
+ */
+static void mi_count_pageblocks(struct zone *zone, unsigned long *count)
+{
+	unsigned long pfn = zone->zone_start_pfn, end = zone_end_pfn(zone);
+	unsigned int n = 0;
+
+	for (; pfn < end; pfn += pageblock_nr_pages) {
+		struct page *page = pfn_to_online_page(pfn);
+		unsigned long mt;
+
+		if (!page || page_zone(page) != zone)
+			continue;
+		mt = static_call(mi_pfnblock_mt)MI_PFNBLOCK_MT_ARGS(page, pfn);
+		if (mt < MI_NR_MT)
+			count[mt]++;
+		if (!(++n % 1024))
+			cond_resched();
+	}
+}
+
+/* ---- the buddy file ---- */
+
+static void mi_order_header(struct seq_file *m, const char *prefix)
+{
+	unsigned int order;
+
+	for (order = 0; order < MI_NR_ORDERS; order++)
+		seq_printf(m, " %s%u", prefix, order);
+}
+
+static int mi_buddy_show(struct seq_file *m, void *unused)
+{
+	struct mi_walk_stats st = {};
+	struct mi_zone_free *zf;
+	int nid, err = 0;
+
+	zf = kmalloc(sizeof(*zf), GFP_KERNEL);
+	if (!zf)
+		return -ENOMEM;
+
+	seq_puts(m, "node zone migratetype pageblocks");
+	mi_order_header(m, "order_");
+	seq_puts(m, " free_pages\n");
+
+	for_each_online_node(nid) {
+		pg_data_t *pgdat = NODE_DATA(nid);
+		unsigned int z;
+
+		for (z = 0; z < ARRAY_SIZE(pgdat->node_zones); z++) {
+			struct zone *zone = &pgdat->node_zones[z];
+			unsigned long pageblocks[MI_NR_MT] = {};
+			unsigned int mt, order;
+
+			if (!populated_zone(zone))
+				continue;
+			err = mi_walk_zone(zone, zf, &st);
+			if (err)
+				goto out;
+			if (mi_have_pfnblock_mt)
+				mi_count_pageblocks(zone, pageblocks);
+
+			for (mt = 0; mt < MI_NR_MT; mt++) {
+				unsigned long pages = 0;
+
+				seq_printf(m, "%d %s %s", nid, zone->name,
+					   mi_mt_name(mt));
+				if (mi_have_pfnblock_mt)
+					seq_printf(m, " %lu", pageblocks[mt]);
+				else
+					seq_puts(m, " -");
+				for (order = 0; order < MI_NR_ORDERS; order++) {
+					unsigned long n = zf->blocks[order][mt];
+
+					seq_printf(m, " %lu", n);
+					pages += n << order;
+				}
+				seq_printf(m, " %lu\n", pages);
+			}
+			mi_walk_notes(m, nid, zone, zf);
+		}
+	}
+	mi_walk_stats_note(m, &st);
+out:
+	kfree(zf);
+	return err;
+}
+
+static int mi_buddy_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, mi_buddy_show, NULL);
+}
+
+const struct file_operations mi_buddy_fops = {
+	.owner = THIS_MODULE,
+	.open = mi_buddy_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
+void mi_buddy_init(void)
+{
+	struct mi_cap *caps = mi_buddy_caps;
+	unsigned long addr = mi_ksym(MI_PFNBLOCK_MT_SYM);
+
+	if (addr) {
+		static_call_update(mi_pfnblock_mt,
+				   (typeof(MI_PFNBLOCK_MT_PROTO) *)addr);
+		mi_have_pfnblock_mt = true;
+		mi_cap_set(&caps[MI_ROW_PAGEBLOCKS], true,
+			   "%s() (not exported) via ksyms, as /proc/pagetypeinfo",
+			   MI_PFNBLOCK_MT_SYM);
+	} else if (!mi_ksyms_available()) {
+		mi_cap_set(&caps[MI_ROW_PAGEBLOCKS], false,
+			   "needs %s() (not exported) but ksyms is unavailable",
+			   MI_PFNBLOCK_MT_SYM);
+	} else {
+		mi_cap_set(&caps[MI_ROW_PAGEBLOCKS], false,
+			   "symbol %s not found", MI_PFNBLOCK_MT_SYM);
+	}
+	mi_cap_set(&caps[MI_ROW_WALK], true,
+		   "buddy and fragmentation walk the free lists under zone->lock with IRQs off for at most %u entries per hold; %u tries per order",
+		   mi_walk_budget, MI_WALK_TRIES);
+	mi_caps_register(&mi_buddy_table, caps, MI_NR_ROWS);
+}
+
+void mi_buddy_exit(void)
+{
+	mi_caps_unregister(&mi_buddy_table);
+}

@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fragmentation: per zone and order, the unusable free space index and the
+ * external fragmentation index computed with the kernel's own formulas
+ * (mm/vmstat.c, as debugfs extfrag/ prints them), the free blocks of at
+ * least that order, and the order-sized blocks they make, split by
+ * migratetype (docs/fragmentation.md).  The counts come from one walk of
+ * the free lists (buddy.c), so every figure of a zone is from the same
+ * walk and the per-migratetype split adds up to the total.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/ctype.h>
+#include <linux/math64.h>
+#include <linux/mmzone.h>
+#include <linux/module.h>
+#include <linux/nodemask.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+
+#include "buddy.h"
+
+/* As struct contig_page_info in mm/vmstat.c, for one requested order. */
+struct mi_contig {
+	unsigned long free_pages;
+	unsigned long free_blocks_total;
+	unsigned long free_blocks_suitable;
+};
+
+static unsigned long mi_order_total(const struct mi_zone_free *zf,
+				    unsigned int order)
+{
+	unsigned long n = 0;
+	unsigned int mt;
+
+	for (mt = 0; mt < MI_NR_MT; mt++)
+		n += zf->blocks[order][mt];
+	return n;
+}
+
+/* fill_contig_page_info(), from the walked counts instead of nr_free */
+static void mi_fill_contig(const struct mi_zone_free *zf,
+			   unsigned int suitable_order, struct mi_contig *info)
+{
+	unsigned int order;
+
+	memset(info, 0, sizeof(*info));
+	for (order = 0; order < MI_NR_ORDERS; order++) {
+		unsigned long blocks = mi_order_total(zf, order);
+
+		info->free_blocks_total += blocks;
+		info->free_pages += blocks << order;
+		if (order >= suitable_order)
+			info->free_blocks_suitable += blocks <<
+						      (order - suitable_order);
+	}
+}
+
+/* __fragmentation_index(): -1000 means an allocation would succeed */
+static int mi_extfrag_index(unsigned int order, const struct mi_contig *info)
+{
+	unsigned long requested = 1UL << order;
+
+	if (!info->free_blocks_total)
+		return 0;
+	if (info->free_blocks_suitable)
+		return -1000;
+	return 1000 - div_u64(1000 + div_u64(info->free_pages * 1000ULL,
+					     requested),
+			      info->free_blocks_total);
+}
+
+/* unusable_free_index() */
+static int mi_unusable_index(unsigned int order, const struct mi_contig *info)
+{
+	if (!info->free_pages)
+		return 1000;
+	return div_u64((info->free_pages -
+			(info->free_blocks_suitable << order)) * 1000ULL,
+		       info->free_pages);
+}
+
+static void mi_frag_header(struct seq_file *m)
+{
+	unsigned int mt;
+
+	seq_puts(m, "node zone order free_blocks avail_blocks unusable_permille extfrag_permille");
+	for (mt = 0; mt < MI_NR_MT; mt++) {
+		const char *name = mi_mt_name(mt);
+
+		seq_puts(m, " avail_");
+		for (; *name; name++)
+			seq_putc(m, tolower(*name));
+	}
+	seq_putc(m, '\n');
+}
+
+static void mi_frag_zone(struct seq_file *m, int nid, const struct zone *zone,
+			 const struct mi_zone_free *zf)
+{
+	unsigned int order, k, mt;
+
+	for (order = 0; order < MI_NR_ORDERS; order++) {
+		struct mi_contig info;
+		unsigned long ge = 0;
+
+		mi_fill_contig(zf, order, &info);
+		for (k = order; k < MI_NR_ORDERS; k++)
+			ge += mi_order_total(zf, k);
+		seq_printf(m, "%d %s %u %lu %lu %d %d", nid, zone->name, order,
+			   ge, info.free_blocks_suitable,
+			   mi_unusable_index(order, &info),
+			   mi_extfrag_index(order, &info));
+		for (mt = 0; mt < MI_NR_MT; mt++) {
+			unsigned long avail = 0;
+
+			for (k = order; k < MI_NR_ORDERS; k++)
+				avail += zf->blocks[k][mt] << (k - order);
+			seq_printf(m, " %lu", avail);
+		}
+		seq_putc(m, '\n');
+	}
+}
+
+static int mi_frag_show(struct seq_file *m, void *unused)
+{
+	struct mi_walk_stats st = {};
+	struct mi_zone_free *zf;
+	int nid, err = 0;
+
+	zf = kmalloc(sizeof(*zf), GFP_KERNEL);
+	if (!zf)
+		return -ENOMEM;
+
+	mi_frag_header(m);
+	for_each_online_node(nid) {
+		pg_data_t *pgdat = NODE_DATA(nid);
+		unsigned int z;
+
+		for (z = 0; z < ARRAY_SIZE(pgdat->node_zones); z++) {
+			struct zone *zone = &pgdat->node_zones[z];
+
+			if (!populated_zone(zone))
+				continue;
+			err = mi_walk_zone(zone, zf, &st);
+			if (err)
+				goto out;
+			mi_frag_zone(m, nid, zone, zf);
+			mi_walk_notes(m, nid, zone, zf);
+		}
+	}
+	mi_walk_stats_note(m, &st);
+out:
+	kfree(zf);
+	return err;
+}
+
+static int mi_frag_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, mi_frag_show, NULL);
+}
+
+const struct file_operations mi_fragmentation_fops = {
+	.owner = THIS_MODULE,
+	.open = mi_frag_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+};

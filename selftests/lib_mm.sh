@@ -1,0 +1,284 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers for the zones, buddy and fragmentation tests.  Sourced after
+# lib.sh, never run.  Every table is turned into "KEY FIELD VALUE" lines
+# ("flat" form), the kernel's files and ours alike, so one comparison
+# (mm_compare) serves them all.  KEY is node/zone[/migratetype].
+
+# flat_zoneinfo FILE: per populated zone: start_pfn spanned present managed
+# free min low high boost pcp (sum of the per-cpu counts) lowmem_reserve
+# (the protection array, comma-separated)
+flat_zoneinfo()
+{
+	awk '
+	function flush() {
+		if (key != "" && v["present"] > 0)
+			for (f in v)
+				print key, f, v[f]
+		split("", v)
+	}
+	/^Node/ {
+		flush()
+		n = $2; sub(/,/, "", n)
+		key = n "/" $4
+		v["pcp"] = 0
+		next
+	}
+	$1 == "pages" && $2 == "free" { v["free"] = $3; next }
+	$1 == "min" || $1 == "low" || $1 == "high" || $1 == "boost" ||
+	$1 == "spanned" || $1 == "present" || $1 == "managed" {
+		if (NF == 2)
+			v[$1] = $2
+		next
+	}
+	$1 == "start_pfn:" { v["start_pfn"] = $2; next }
+	$1 == "count:" { v["pcp"] += $2; next }
+	$1 == "protection:" {
+		s = $0
+		sub(/.*\(/, "", s); sub(/\).*/, "", s); gsub(/ /, "", s)
+		v["lowmem_reserve"] = s
+		next
+	}
+	END { flush() }' "$1"
+}
+
+# flat_buddyinfo FILE: "node/zone nr_free_K COUNT" and "node/zone total_K"
+flat_buddyinfo()
+{
+	awk '$1 == "Node" {
+		n = $2; sub(/,/, "", n)
+		for (i = 5; i <= NF; i++)
+			print n "/" $4, "nr_free_" (i - 5), $i
+	}' "$1"
+}
+
+# flat_pagetypeinfo FILE: "node/zone/type order_K COUNT" (">100000" kept
+# as is) and "node/zone/type pageblocks N"
+flat_pagetypeinfo()
+{
+	awk '
+	/^Free pages count/ { sect = 1; next }
+	/^Number of blocks type/ {
+		sect = 2
+		for (i = 5; i <= NF; i++)
+			types[i - 4] = $i
+		ntypes = NF - 4
+		next
+	}
+	/^Node/ && sect == 1 {
+		n = $2; sub(/,/, "", n); z = $4; sub(/,/, "", z)
+		for (i = 7; i <= NF; i++)
+			print n "/" z "/" $6, "order_" (i - 7), $i
+		next
+	}
+	/^Node/ && sect == 2 {
+		n = $2; sub(/,/, "", n)
+		for (i = 1; i <= ntypes; i++)
+			print n "/" $4 "/" types[i], "pageblocks", $(i + 4)
+	}' "$1"
+}
+
+# flat_table FILE NKEYS: a meminspect table; the first NKEYS values of a
+# record make its KEY, every other field is printed.  Notes are skipped.
+flat_table()
+{
+	awk -v nk="$2" '
+	NR == 1 { for (i = 1; i <= NF; i++) h[i] = $i; next }
+	/^#/ { next }
+	{
+		key = $1
+		for (i = 2; i <= nk; i++)
+			key = key "/" $i
+		for (i = nk + 1; i <= NF; i++)
+			print key, h[i], $i
+	}' "$1"
+}
+
+# mm_compare OURS REF1 REF2 SPECS: for every "KEY FIELD" of OURS whose FIELD
+# matches a spec, print "FIELD KEY GOT LO HI TOL STATUS".  A spec is
+# REGEX:ABS:PCT (tolerance = max(ABS, PCT % of the reference)) or
+# REGEX:same (the value must equal REF1 and REF2, as a string).  The first
+# spec that matches a field decides.  STATUS: ok, miss, noref (KEY FIELD
+# missing from a reference), capped (a reference says ">N": not compared).
+mm_compare()
+{
+	awk -v specs="$4" '
+	FILENAME == ARGV[1] { o[$1 " " $2] = $3; ord[++n] = $1 " " $2; next }
+	FILENAME == ARGV[2] { a[$1 " " $2] = $3; next }
+	FILENAME == ARGV[3] { b[$1 " " $2] = $3; next }
+	END {
+		ns = split(specs, sp, " ")
+		for (i = 1; i <= n; i++) {
+			k = ord[i]; split(k, kf, " ")
+			for (j = 1; j <= ns; j++) {
+				split(sp[j], p, ":")
+				if (kf[2] ~ ("^" p[1] "$"))
+					break
+			}
+			if (j > ns)
+				continue
+			got = o[k]
+			if (!(k in a) || !(k in b)) {
+				print kf[2], kf[1], got, "?", "?", 0, "noref"
+				continue
+			}
+			if (p[2] == "same") {
+				st = got == a[k] && got == b[k] ? "ok" : "miss"
+				print kf[2], kf[1], got, a[k], b[k], 0, st
+				continue
+			}
+			if (a[k] ~ /^>/ || b[k] ~ /^>/) {
+				print kf[2], kf[1], got, a[k], b[k], 0, "capped"
+				continue
+			}
+			lo = a[k] + 0; hi = b[k] + 0
+			if (lo > hi) { t = lo; lo = hi; hi = t }
+			tol = int(hi * p[3] / 100)
+			if (tol < p[2] + 0)
+				tol = p[2] + 0
+			st = got !~ /^-?[0-9]+$/ ? "miss" : \
+			     (got + 0 >= lo - tol && got + 0 <= hi + tol) ? "ok" : "miss"
+			print kf[2], kf[1], got, lo, hi, tol, st
+		}
+	}' "$1" "$2" "$3"
+}
+
+# mm_report PHASE RESULTS: one line per field group of a mm_compare result
+# file (order_0..order_10 and nr_free_0..nr_free_10 are one group each):
+# "OK PHASE: GROUP: ..." when every compared value passed, else "FAIL ..."
+# followed by up to 8 misses as "#" lines.  emit_report makes them TAP.
+mm_report()
+{
+	awk -v phase="$1" '
+	{
+		g = $1
+		sub(/_[0-9]+$/, "_N", g)
+		if (!(g in seen)) { seen[g] = 1; order[++n] = g }
+		if ($7 == "ok") {
+			good[g]++
+		} else if ($7 == "capped") {
+			capped[g]++
+		} else {
+			if (++bad[g] <= 8)
+				msg[g] = msg[g] sprintf("#   %s %s: got %s, reference [%s, %s], tolerance %s (%s)\n", $2, $1, $3, $4, $5, $6, $7)
+		}
+	}
+	END {
+		for (i = 1; i <= n; i++) {
+			g = order[i]
+			c = capped[g] ? sprintf(" (%d capped by the kernel, not compared)", capped[g]) : ""
+			if (bad[g])
+				printf "FAIL %s: %s: %d of %d values outside the reference%s\n%s", phase, g, bad[g], bad[g] + good[g], c, msg[g]
+			else
+				printf "OK %s: %s: %d values within the reference%s\n", phase, g, good[g], c
+		}
+	}' "$2"
+}
+
+# emit_report FILE: turn mm_report output into TAP lines
+emit_report()
+{
+	while IFS= read -r _l; do
+		case $_l in
+		"OK "*) ok "${_l#OK }" ;;
+		"FAIL "*) fail "${_l#FAIL }" ;;
+		*) echo "$_l" ;;
+		esac
+	done < "$1"
+}
+
+# walk_stat FILE NAME: a figure of the "# walk:" note of buddy/fragmentation
+walk_stat()
+{
+	awk -v k="$2" '$1 == "#" && $2 == "walk:" {
+		for (i = 3; i < NF; i += 2)
+			if ($i == k) { print $(i + 1); f = 1 }
+	} END { exit !f }' "$1"
+}
+
+# mm_phase PHASE ROUNDS SNAP SPECS: run SNAP (a function that leaves the
+# flat files $T/ours, $T/r1 and $T/r2: ours, the reference before, the
+# reference after) and compare, up to ROUNDS times while a value misses; a
+# value that passed in any round counts as passed (a burst of activity
+# between two reads is not a bug), the others are reported from the last
+# round.  One TAP line per field group.
+mm_phase()
+{
+	_phase=$1 _rounds=$2 _snap=$3 _specs=$4
+	: > "$T/best"
+	_r=1
+	while :; do
+		$_snap
+		mm_compare "$T/ours" "$T/r1" "$T/r2" "$_specs" > "$T/cmp"
+		awk '
+		{ k = $1 " " $2 }
+		FILENAME == ARGV[1] { best[k] = $0; st[k] = $7; ord[++n] = k; next }
+		{
+			if (!(k in st)) { ord[++n] = k; st[k] = "" }
+			if (st[k] != "ok") { best[k] = $0; st[k] = $7 }
+		}
+		END { for (i = 1; i <= n; i++) print best[ord[i]] }' \
+			"$T/best" "$T/cmp" > "$T/best.new"
+		mv "$T/best.new" "$T/best"
+		grep -qE ' (miss|noref)$' "$T/best" || break
+		[ "$_r" -ge "$_rounds" ] && break
+		_r=$((_r + 1))
+	done
+	diag "$_phase: compared in $_r round(s) of at most $_rounds"
+	mm_report "$_phase" "$T/best" > "$T/report"
+	emit_report "$T/report"
+}
+
+# frag_from_buddyinfo FILE: the fragmentation figures recomputed from
+# /proc/buddyinfo with the kernel's formulas (mm/vmstat.c:
+# fill_contig_page_info, unusable_free_index, __fragmentation_index), as
+# "node/zone/order FIELD VALUE"
+frag_from_buddyinfo()
+{
+	# busybox awk has no "^": powers of two by doubling
+	awk 'BEGIN { p2[0] = 1; for (k = 1; k < 64; k++) p2[k] = p2[k - 1] * 2 }
+	$1 == "Node" {
+		nd = $2; sub(/,/, "", nd)
+		no = NF - 4
+		for (k = 0; k < no; k++)
+			c[k] = $(k + 5)
+		for (o = 0; o < no; o++) {
+			total = pages = suit = ge = 0
+			for (k = 0; k < no; k++) {
+				total += c[k]
+				pages += c[k] * p2[k]
+				if (k >= o) {
+					suit += c[k] * p2[k - o]
+					ge += c[k]
+				}
+			}
+			if (pages == 0)
+				un = 1000
+			else
+				un = int((pages - suit * p2[o]) * 1000 / pages)
+			if (total == 0)
+				ex = 0
+			else if (suit > 0)
+				ex = -1000
+			else
+				ex = 1000 - int((1000 + int(pages * 1000 / p2[o])) / total)
+			key = nd "/" $4 "/" o
+			printf "%s free_blocks %d\n%s avail_blocks %d\n", key, ge, key, suit
+			printf "%s unusable_permille %d\n%s extfrag_permille %d\n", key, un, key, ex
+		}
+	}' "$1"
+}
+
+# flat_extfrag FILE FIELD: debugfs extfrag/unusable_index or extfrag_index
+# ("Node 0, zone DMA 0.000 -1.000 ...") as "node/zone/order FIELD PERMILLE"
+flat_extfrag()
+{
+	awk -v f="$2" '$1 == "Node" {
+		nd = $2; sub(/,/, "", nd)
+		for (i = 5; i <= NF; i++) {
+			v = $i; neg = sub(/^-/, "", v)
+			split(v, p, ".")
+			pm = p[1] * 1000 + p[2]
+			print nd "/" $4 "/" (i - 5), f, neg ? -pm : pm
+		}
+	}' "$1"
+}

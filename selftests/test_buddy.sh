@@ -1,0 +1,214 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# buddy against /proc/pagetypeinfo (every list below its 100000 cap, and
+# pageblocks per migratetype) and /proc/buddyinfo (per-order sums over the
+# migratetypes), at rest and while churn runs; plus the file's own
+# consistency and its walk note.  Tolerances: docs/tests.md.
+. "${ST_DIR:-$(dirname "$0")}/lib.sh"
+. "$ST_DIR/lib_mm.sh"
+
+CHURN_MIB=${CHURN_MIB:-64} CHURN_SECS=${CHURN_SECS:-120}
+REST="order_[0-9]+:32:2 pageblocks:2:1 nr_free_[0-9]+:32:2"
+LOAD="order_[0-9]+:256:10 pageblocks:8:2 nr_free_[0-9]+:256:10"
+
+T=$(mi_tmpdir buddy) || exit 1
+churn_pid=
+cleanup()
+{
+	[ -n "$churn_pid" ] && kill "$churn_pid" 2>/dev/null
+	rm -rf "$T"
+}
+trap cleanup EXIT
+trap 'exit 143' TERM INT
+
+require_file "$MI_DIR/buddy"
+
+# sums_by_order FLAT: "node/zone/type order_K N" -> "node/zone nr_free_K SUM"
+sums_by_order()
+{
+	awk '$2 ~ /^order_/ {
+		k = $1; sub(/\/[^\/]*$/, "", k)
+		o = $2; sub(/^order_/, "nr_free_", o)
+		if (!((k " " o) in s)) ord[++n] = k " " o
+		s[k " " o] += $3
+	} END { for (i = 1; i <= n; i++) print ord[i], s[ord[i]] }' "$1"
+}
+
+snap()
+{
+	cat /proc/pagetypeinfo > "$T/p1"
+	cat /proc/buddyinfo > "$T/b1"
+	cat "$MI_DIR/buddy" > "$T/buddy"
+	cat /proc/pagetypeinfo > "$T/p2"
+	cat /proc/buddyinfo > "$T/b2"
+	flat_table "$T/buddy" 3 > "$T/ours.b"
+	{ cat "$T/ours.b"; sums_by_order "$T/ours.b"; } > "$T/ours"
+	{ flat_pagetypeinfo "$T/p1"; flat_buddyinfo "$T/b1"; } > "$T/r1"
+	{ flat_pagetypeinfo "$T/p2"; flat_buddyinfo "$T/b2"; } > "$T/r2"
+}
+
+# ---- format and consistency, from one frozen copy ----
+snap
+orders=$(awk '$1 == "Node" { print NF - 4; exit }' "$T/b1")
+want="node zone migratetype pageblocks"
+i=0
+while [ "$i" -lt "$orders" ]; do
+	want="$want order_$i"
+	i=$((i + 1))
+done
+want="$want free_pages"
+got=$(head -n 1 "$T/buddy")
+if [ "$got" = "$want" ]; then
+	ok "buddy: header has the fields of docs/buddy.md, one order_N per order ($orders)"
+else
+	fail "buddy: header"
+	diag "got:  $got"
+	diag "want: $want"
+fi
+
+pb_cap=$(cap_available buddy.pageblocks)
+bad=$(awk -v pb="$pb_cap" 'NR == 1 { n = NF; next }
+	/^#/ { next }
+	NF != n { print "line " NR ": " NF " values, header has " n; next }
+	{
+		if (pb == "yes" ? $4 !~ /^[0-9]+$/ : $4 != "-")
+			print "line " NR ": pageblocks \"" $4 "\" with buddy.pageblocks " pb
+		pages = 0
+		p2 = 1	# busybox awk has no "^"
+		for (i = 5; i < NF; i++) {
+			if ($i !~ /^[0-9]+$/)
+				print "line " NR ": field " i " is \"" $i "\""
+			pages += $i * p2
+			p2 *= 2
+		}
+		if (pages != $NF)
+			print "line " NR ": free_pages " $NF ", sum of blocks << order " pages
+	}' "$T/buddy" || echo "awk failed")
+if [ -z "$bad" ]; then
+	ok "buddy: every record has one value per field, free_pages = sum of order_N << N, pageblocks as capabilities says ($pb_cap)"
+else
+	fail "buddy: record format"
+	echo "$bad" | head -n 5 | sed 's/^/# /'
+fi
+
+# migratetypes: those of pagetypeinfo, in the kernel's order, for every zone
+ours=$(awk 'NR > 1 && !/^#/ { print $1 "/" $2 "/" $3 }' "$T/buddy" | tr '\n' ' ')
+theirs=$(awk '/^Free pages count/ { s = 1; next } /^$/ { s = 0 }
+	s && /^Node/ { n = $2; sub(/,/, "", n); z = $4; sub(/,/, "", z)
+		print n "/" z "/" $6 }' "$T/p1" | tr '\n' ' ')
+if [ "$ours" = "$theirs" ]; then
+	ok "buddy: rows are pagetypeinfo's node/zone/migratetype lists, same names, same order"
+else
+	fail "buddy: migratetype rows"
+	diag "buddy: $ours"
+	diag "pagetypeinfo: $theirs"
+fi
+
+none_unstable()
+{
+	[ "$1" -eq 0 ] && ! grep -q '^# unstable' "$2"
+}
+
+not_loaded()
+{
+	! mi_loaded
+}
+
+# the walk note: nothing unstable at rest, holds bounded by the budget
+check_walk()
+{
+	_f=$1 _what=$2 _allow_unstable=$3
+	_budget=$(walk_stat "$_f" budget) || { fail "$_what: has a '# walk:' note"; return; }
+	_entries=$(walk_stat "$_f" entries)
+	_holds=$(walk_stat "$_f" holds)
+	_longest=$(walk_stat "$_f" longest_hold_entries)
+	_retries=$(walk_stat "$_f" retries)
+	_unstable=$(walk_stat "$_f" unstable)
+	_sum=$(awk 'NR > 1 && !/^#/ { for (i = 5; i < NF; i++) s += $i } END { printf "%d\n", s }' "$_f")
+	diag "$_what: $(grep '^# walk:' "$_f")"
+	check "$_what: longest hold walked $_longest entries, within the budget $_budget" \
+		[ "$_longest" -le "$_budget" ]
+	if [ "$_retries" -eq 0 ]; then
+		check "$_what: entries walked ($_entries) = blocks reported ($_sum): no retry, each block counted once" \
+			[ "$_entries" -eq "$_sum" ]
+	else
+		check "$_what: entries walked ($_entries) >= blocks reported ($_sum) with $_retries retries" \
+			[ "$_entries" -ge "$_sum" ]
+	fi
+	check "$_what: holds ($_holds) >= entries / budget" \
+		[ "$_holds" -ge $((_entries / _budget)) ]
+	_total=$(walk_stat "$_f" total_hold_ns)
+	_longest_ns=$(walk_stat "$_f" longest_hold_ns)
+	check "$_what: total hold time ($_total ns) >= the longest hold ($_longest_ns ns)" \
+		[ "$_total" -ge "$_longest_ns" ]
+	if [ "$_allow_unstable" = no ]; then
+		check "$_what: no order unstable (unstable $_unstable, no '# unstable' note)" \
+			none_unstable "$_unstable" "$_f"
+	else
+		_notes=$(grep -c '^# unstable' "$_f")
+		check "$_what: one '# unstable' note per unstable order ($_unstable)" \
+			[ "$_notes" -eq "$_unstable" ]
+	fi
+}
+check_walk "$T/buddy" "buddy walk at rest" no
+
+[ "$pb_cap" = yes ] || {
+	REST=$(echo "$REST" | sed 's/pageblocks:2:1//')
+	LOAD=$(echo "$LOAD" | sed 's/pageblocks:8:2//')
+	skip "buddy: pageblocks against pagetypeinfo" "$(cap_detail buddy.pageblocks)"
+}
+
+# ---- at rest ----
+mm_phase "buddy at rest" 3 snap "$REST"
+
+# ---- under churn ----
+"$ST_DIR/progs/churn" "$CHURN_SECS" "$CHURN_MIB" > "$T/churn.out" 2>&1 &
+churn_pid=$!
+sleep 2
+mm_phase "buddy under churn" 5 snap "$LOAD"
+check_walk "$T/buddy" "buddy walk under churn" yes
+
+# ---- the resume path: a budget far below the list lengths ----
+# reload MODULE-ARGS...: rmmod (retried while a reader holds a file), insmod
+reload()
+{
+	_i=0
+	while mi_loaded && ! rmmod meminspect 2>/dev/null; do
+		_i=$((_i + 1))
+		[ "$_i" -ge 50 ] && return 1
+		sleep 0.1
+	done
+	insmod "$MI_KO" "$@"
+}
+
+for arg in walk_budget=0 walk_budget=-1 walk_budget=abc walk_budget=1048577 \
+	walk_budget=99999999999999999999 walk_budget=; do
+	if reload "$arg" 2>/dev/null; then
+		fail "insmod $arg is refused"
+	else
+		check "insmod $arg is refused, module not loaded" not_loaded
+	fi
+done
+SMALL=16
+if reload walk_budget=$SMALL; then
+	got=$(cat /sys/module/meminspect/parameters/walk_budget)
+	check "walk_budget=$SMALL: parameter reads $got" [ "$got" = "$SMALL" ]
+	mm_phase "buddy budget $SMALL under churn" 5 snap "$LOAD"
+	check_walk "$T/buddy" "buddy walk, budget $SMALL, under churn" yes
+	holds=$(walk_stat "$T/buddy" holds)
+	check "budget $SMALL: the walk took $holds holds (> 1: lists resumed)" [ "$holds" -gt 1 ]
+else
+	fail "insmod walk_budget=$SMALL"
+fi
+kill "$churn_pid" 2>/dev/null
+wait "$churn_pid"
+rc=$?
+churn_pid=
+check "churn ran and stopped cleanly (status $rc)" [ "$rc" -eq 0 ]
+
+if mi_loaded && [ "$(cat /sys/module/meminspect/parameters/walk_budget)" = $SMALL ]; then
+	sleep 1
+	mm_phase "buddy budget $SMALL at rest" 3 snap "$REST"
+	check_walk "$T/buddy" "buddy walk, budget $SMALL, at rest" no
+fi
+check "module reloaded with the default budget" reload

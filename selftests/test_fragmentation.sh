@@ -1,0 +1,134 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# fragmentation: the kernel's formulas recomputed by this test, from the
+# file's own free-block counts (exact) and from /proc/buddyinfo (bracket),
+# and against debugfs extfrag/ (the kernel's own printout), at rest and
+# while churn runs.  Tolerances: docs/tests.md.
+. "${ST_DIR:-$(dirname "$0")}/lib.sh"
+. "$ST_DIR/lib_mm.sh"
+
+CHURN_MIB=${CHURN_MIB:-64} CHURN_SECS=${CHURN_SECS:-120}
+REST="free_blocks:16:2 avail_blocks:32:2 unusable_permille:10:0 extfrag_permille:10:0"
+LOAD="free_blocks:256:10 avail_blocks:256:10 unusable_permille:50:0 extfrag_permille:50:0"
+# debugfs extfrag/ prints the two indexes only, in thousandths
+REST_IDX="unusable_permille:10:0 extfrag_permille:10:0"
+LOAD_IDX="unusable_permille:50:0 extfrag_permille:50:0"
+EXTFRAG=$MI_DEBUGFS/extfrag
+
+T=$(mi_tmpdir frag) || exit 1
+churn_pid=
+cleanup()
+{
+	[ -n "$churn_pid" ] && kill "$churn_pid" 2>/dev/null
+	rm -rf "$T"
+}
+trap cleanup EXIT
+trap 'exit 143' TERM INT
+
+require_file "$MI_DIR/fragmentation"
+
+snap()
+{
+	cat /proc/buddyinfo > "$T/b1"
+	cat "$MI_DIR/fragmentation" > "$T/frag"
+	cat /proc/buddyinfo > "$T/b2"
+	flat_table "$T/frag" 3 > "$T/ours"
+	frag_from_buddyinfo "$T/b1" > "$T/r1"
+	frag_from_buddyinfo "$T/b2" > "$T/r2"
+}
+
+snap_debugfs()
+{
+	cat "$EXTFRAG/unusable_index" > "$T/u1"
+	cat "$EXTFRAG/extfrag_index" > "$T/e1"
+	cat "$MI_DIR/fragmentation" > "$T/frag"
+	cat "$EXTFRAG/unusable_index" > "$T/u2"
+	cat "$EXTFRAG/extfrag_index" > "$T/e2"
+	flat_table "$T/frag" 3 > "$T/ours"
+	{ flat_extfrag "$T/u1" unusable_permille; flat_extfrag "$T/e1" extfrag_permille; } > "$T/r1"
+	{ flat_extfrag "$T/u2" unusable_permille; flat_extfrag "$T/e2" extfrag_permille; } > "$T/r2"
+}
+
+# ---- format and the formulas, on one frozen copy ----
+snap
+mts=$(awk '/^Number of blocks type/ { for (i = 5; i <= NF; i++) printf " avail_%s", tolower($i); exit }' /proc/pagetypeinfo)
+want="node zone order free_blocks avail_blocks unusable_permille extfrag_permille$mts"
+got=$(head -n 1 "$T/frag")
+if [ "$got" = "$want" ]; then
+	ok "fragmentation: header has the fields of docs/fragmentation.md, one avail_TYPE per pagetypeinfo migratetype"
+else
+	fail "fragmentation: header"
+	diag "got:  $got"
+	diag "want: $want"
+fi
+
+# Per zone, the order-K block counts are free_blocks(K) - free_blocks(K+1);
+# from them every other figure of the row follows by the kernel's formulas,
+# and the avail_TYPE columns add up to avail_blocks.  Exact.
+bad=$(awk 'BEGIN { p2[0] = 1; for (k = 1; k < 64; k++) p2[k] = p2[k - 1] * 2 }
+	NR == 1 { n = NF; next }
+	/^#/ { next }
+	NF != n { print "line " NR ": " NF " values, header has " n; next }
+	{
+		for (i = 3; i <= NF; i++)
+			if ($i !~ /^-?[0-9]+$/)
+				print "line " NR ": field " i " is \"" $i "\""
+		z = $1 "/" $2
+		if (z != zone) { zone = z; zones[++nz] = z }
+		o = $3
+		if (o + 1 > no[z]) no[z] = o + 1
+		ge[z, o] = $4; av[z, o] = $5; un[z, o] = $6; ex[z, o] = $7
+		s = 0
+		for (i = 8; i <= NF; i++)
+			s += $i
+		if (s != $5)
+			print z " order " o ": avail_* add up to " s ", avail_blocks " $5
+	}
+	END {
+		for (zi = 1; zi <= nz; zi++) {
+			z = zones[zi]; m = no[z]
+			for (k = 0; k < m; k++)
+				c[k] = ge[z, k] - (k + 1 < m ? ge[z, k + 1] : 0)
+			for (o = 0; o < m; o++) {
+				total = pages = suit = 0
+				for (k = 0; k < m; k++) {
+					total += c[k]; pages += c[k] * p2[k]
+					if (k >= o) suit += c[k] * p2[k - o]
+				}
+				u = pages == 0 ? 1000 : int((pages - suit * p2[o]) * 1000 / pages)
+				if (total == 0) e = 0
+				else if (suit > 0) e = -1000
+				else e = 1000 - int((1000 + int(pages * 1000 / p2[o])) / total)
+				if (suit != av[z, o]) print z " order " o ": avail_blocks " av[z, o] ", formula " suit
+				if (u != un[z, o]) print z " order " o ": unusable_permille " un[z, o] ", formula " u
+				if (e != ex[z, o]) print z " order " o ": extfrag_permille " ex[z, o] ", formula " e
+			}
+		}
+	}' "$T/frag" || echo "awk failed")
+if [ -z "$bad" ]; then
+	ok "fragmentation: every row follows from the file's own block counts by the kernel's formulas; avail_* add up to avail_blocks"
+else
+	fail "fragmentation: formulas"
+	echo "$bad" | head -n 8 | sed 's/^/# /'
+fi
+
+# ---- at rest ----
+mm_phase "fragmentation at rest vs buddyinfo" 3 snap "$REST"
+if [ -r "$EXTFRAG/unusable_index" ]; then
+	mm_phase "fragmentation at rest vs debugfs extfrag" 3 snap_debugfs "$REST_IDX"
+else
+	fail "debugfs $EXTFRAG/unusable_index is readable (CONFIG_COMPACTION on every kernel of the matrix)"
+fi
+
+# ---- under churn ----
+"$ST_DIR/progs/churn" "$CHURN_SECS" "$CHURN_MIB" > "$T/churn.out" 2>&1 &
+churn_pid=$!
+sleep 2
+mm_phase "fragmentation under churn vs buddyinfo" 5 snap "$LOAD"
+[ -r "$EXTFRAG/unusable_index" ] &&
+	mm_phase "fragmentation under churn vs debugfs extfrag" 5 snap_debugfs "$LOAD_IDX"
+kill "$churn_pid" 2>/dev/null
+wait "$churn_pid"
+rc=$?
+churn_pid=
+check "churn ran and stopped cleanly (status $rc)" [ "$rc" -eq 0 ]
