@@ -5,10 +5,11 @@
 #   make KERNEL=6.1      module and helper against a matrix kernel (5.10 6.1 6.12 7.3),
 #                        fetched into the cache on demand; output in build/KERNEL/
 #   make run             set up, build, boot the default kernel in a VM, print the full report
-#   make check           lint + the whole selftest suite on every kernel (KERNELS="6.1" for a subset)
+#   make check           lint + the whole selftest suite on every kernel and the debug kernel
+#                        (KASAN, lockdep, kmemleak); KERNELS="6.1" for a subset
 
 TOP := $(CURDIR)
-KERNELS ?= 5.10 6.1 6.12 7.3
+KERNELS ?= 5.10 6.1 6.12 7.3 debug
 RUN_KERNEL ?= 6.1
 KDIR ?= /lib/modules/$(shell uname -r)/build
 PREFIX ?= /usr/local
