@@ -13,10 +13,12 @@
 
 #include "capabilities.h"
 #include "ksyms.h"
+#include "procmem.h"
 #include "summary.h"
 
 /*
- * The files, all 0400: they show kernel internals, for root only.
+ * The files, 0400 (0600 where a write chooses what to show): they show
+ * kernel internals, for root only.
  *
  * Unloading while a reader is busy is safe: debugfs hands each open file
  * a proxy, whose open takes a reference on fops->owner (THIS_MODULE), so
@@ -29,11 +31,17 @@ static const struct mi_file {
 	const char *name;
 	const struct file_operations *fops;
 	const char *detail;
+	umode_t mode;		/* 0: 0400 */
 } mi_files[] = {
 	{ "summary", &mi_summary_fops,
 	  "memory totals with their /proc/meminfo counterparts" },
 	{ "capabilities", &mi_capabilities_fops,
 	  "what this module provides on this kernel, and how" },
+	{ "mm", &mi_mm_fops,
+	  "one process's mm_struct and page-walk rollup (pid written to the open file)",
+	  0600 },
+	{ "vmas", &mi_vmas_fops,
+	  "one row per VMA of one process, with its page-walk figures", 0600 },
 };
 
 static struct mi_cap mi_file_caps[ARRAY_SIZE(mi_files)];
@@ -47,6 +55,7 @@ static int __init mi_init(void)
 
 	mi_ksyms_init();
 	mi_summary_init();
+	mi_procmem_init();
 
 	for (i = 0; i < ARRAY_SIZE(mi_files); i++) {
 		mi_file_caps[i].name = mi_files[i].name;
@@ -64,8 +73,9 @@ static int __init mi_init(void)
 	for (i = 0; i < ARRAY_SIZE(mi_files); i++) {
 		struct dentry *file;
 
-		file = debugfs_create_file(mi_files[i].name, 0400, mi_dir, NULL,
-					   mi_files[i].fops);
+		file = debugfs_create_file(mi_files[i].name,
+					   mi_files[i].mode ?: 0400, mi_dir,
+					   NULL, mi_files[i].fops);
 		if (IS_ERR(file)) {
 			err = PTR_ERR(file);
 			pr_err("cannot create debugfs file %s: %d\n",
@@ -79,6 +89,7 @@ remove_dir:
 	debugfs_remove_recursive(mi_dir);
 unregister_files:
 	mi_caps_unregister(&mi_file_table);
+	mi_procmem_exit();
 	mi_summary_exit();
 	mi_ksyms_exit();
 	return err;
@@ -88,6 +99,7 @@ static void __exit mi_exit(void)
 {
 	debugfs_remove_recursive(mi_dir);
 	mi_caps_unregister(&mi_file_table);
+	mi_procmem_exit();
 	mi_summary_exit();
 	mi_ksyms_exit();
 }
