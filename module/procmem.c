@@ -566,8 +566,8 @@ static void mi_put_mss(struct seq_file *m, const struct mi_mss *s, bool ok)
 
 /* ---- mm ---- */
 
-#define MI_MM_HEADER "pid total_vm_kb hiwater_vm_kb rss_kb_status " \
-	"rss_anon_kb rss_file_kb rss_shmem_kb hiwater_rss_kb data_vm_kb " \
+#define MI_MM_HEADER "pid total_vm_kb hiwater_vm_kb mm_rss_kb mm_anon_kb " \
+	"mm_file_kb mm_shmem_kb hiwater_rss_kb data_vm_kb " \
 	"exec_vm_kb stack_vm_kb locked_vm_kb pinned_vm_kb swap_ents_kb "  \
 	"pgtables_bytes map_count max_map_count start_code end_code "	  \
 	"start_data end_data start_brk brk start_stack vmas_walked "	  \
