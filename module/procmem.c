@@ -455,6 +455,9 @@ static int mi_target_find(struct mi_target *t, struct mi_found *f)
 	}
 	mm = task == current ? get_task_mm(task) :
 	     static_call(mi_mm_access)(task, PTRACE_MODE_READ_FSCREDS);
+	/* No mm: NULL up to 6.x, -ESRCH in 7.x (mm_access() in kernel/fork.c) */
+	if (mm == ERR_PTR(-ESRCH))
+		mm = NULL;
 	if (IS_ERR(mm)) {
 		put_task_struct(task);
 		return PTR_ERR(mm);

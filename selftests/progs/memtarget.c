@@ -11,9 +11,11 @@
  *   memtarget churn            maps, touches and unmaps 64 KiB in a loop; on
  *                              SIGTERM prints "max_stall_us N"
  *   memtarget exit N MS        N VMAs, exits after MS milliseconds
- *   memtarget noptrace FILE    drops CAP_SYS_PTRACE, then writes the pid of
- *                              a child running as nobody to FILE (must fail)
- *                              and reads FILE (must show itself)
+ *   memtarget noptrace FILE    drops CAP_SYS_PTRACE (and CAP_SYS_ADMIN,
+ *                              CAP_PERFMON), opens /proc/CHILD/smaps_rollup
+ *                              of a child running as nobody, writes the
+ *                              child's pid to FILE, reads FILE; prints each
+ *                              outcome
  *
  * Every mode that waits prints "ready PID [CHILD]" once set up and exits
  * 0 on SIGTERM (killing its child).  Exit 2: bad arguments; 1: failure.
@@ -226,17 +228,25 @@ static int exit_after(long want, long ms)
 	return 0;
 }
 
+/*
+ * Drop what lets root read another user's mm: CAP_SYS_PTRACE, and from
+ * 7.x also CAP_PERFMON or CAP_SYS_ADMIN (mm_access() -> may_access_mm()).
+ */
 static int drop_ptrace_cap(void)
 {
+	static const int caps[] = { CAP_SYS_PTRACE, CAP_SYS_ADMIN, 38 /* CAP_PERFMON */ };
 	struct __user_cap_header_struct hdr = {
 		.version = _LINUX_CAPABILITY_VERSION_3,
 	};
 	struct __user_cap_data_struct data[2];
+	unsigned int i;
 
 	if (syscall(SYS_capget, &hdr, data))
 		return -1;
-	data[CAP_SYS_PTRACE / 32].effective &= ~(1U << (CAP_SYS_PTRACE % 32));
-	data[CAP_SYS_PTRACE / 32].permitted &= ~(1U << (CAP_SYS_PTRACE % 32));
+	for (i = 0; i < sizeof(caps) / sizeof(caps[0]); i++) {
+		data[caps[i] / 32].effective &= ~(1U << (caps[i] % 32));
+		data[caps[i] / 32].permitted &= ~(1U << (caps[i] % 32));
+	}
 	return syscall(SYS_capset, &hdr, data);
 }
 
@@ -258,6 +268,12 @@ static int noptrace(const char *file)
 	usleep(200000);
 	if (drop_ptrace_cap())
 		die("capset");
+	/* what the kernel itself decides for /proc/PID/smaps_rollup */
+	snprintf(buf, sizeof(buf), "/proc/%d/smaps_rollup", child);
+	fd = open(buf, O_RDONLY);
+	printf("proc_smaps %s\n", fd < 0 ? strerrorname_np(errno) : "ok");
+	if (fd >= 0)
+		close(fd);
 	fd = open(file, O_RDWR);
 	if (fd < 0)
 		die("open");
