@@ -286,6 +286,41 @@ if start_target "$T/basic.out" basic "$T"; then
 		diag "no swap in this VM: swap figures are 0 on both sides"
 	fi
 
+	# -- the reader --------------------------------------------------------
+	pss=$(awk '$1 == "pss_kb" { print $2 }' "$T/mmb.rec")
+	rd=$("$MI_READER" mm "$tpid" 2>&1)
+	check "meminspect mm $tpid: exit 0, pss_kb row equals the file's ($pss)" \
+		sh -c "echo '$rd' | grep -qE '^pss_kb +$pss\$'"
+	rd=$("$MI_READER" --json mm "$tpid" 2>&1)
+	check "meminspect --json mm $tpid: one object with \"pid\": $tpid" \
+		sh -c "echo '$rd' | head -c 1 | grep -q '{' && echo '$rd' | grep -q '\"pid\": *$tpid,'"
+	"$MI_READER" vmas "$tpid" --sort rss > "$T/rv" 2>&1
+	st=$?
+	first=$(awk 'NR == 2 { for (i = 1; i <= NF; i++) if (h[i] == "rss_kb") print $i; exit }
+		     NR == 1 { for (i = 1; i <= NF; i++) h[i] = $i }' "$T/rv")
+	most=$(awk 'NR > 1 && /^0x/ { if ($9 > m) m = $9 } END { print m + 0 }' "$T/vmas")
+	check "meminspect vmas $tpid --sort rss: exit $st, largest rss first ($first = $most)" \
+		test "$st" = 0 -a "$first" = "$most"
+	"$MI_READER" --json vmas "$tpid" > "$T/rj" 2>&1
+	check "meminspect --json vmas $tpid: an array, one object per VMA" \
+		test "$(head -c 1 "$T/rj")" = "[" -a \
+		"$(grep -c '"start":' "$T/rj")" = "$(grep -c '^0x' "$T/vmas")"
+	"$MI_READER" top > "$T/top" 2>&1
+	st=$?
+	tp=$(awk -v p="$tpid" '$1 == p { print $3 }' "$T/top")
+	check "meminspect top: exit $st, lists the target with its pss ($tp = $pss)" \
+		test "$st" = 0 -a "$tp" = "$pss"
+	"$MI_READER" mm 2 > /dev/null 2> "$T/rk"
+	st=$?
+	check "meminspect mm 2 (kernel thread): exit $st = 1, says why ($(cat "$T/rk"))" \
+		sh -c "test $st = 1 && grep -q 'kernel thread' '$T/rk'"
+	"$MI_READER" mm 4194303 > /dev/null 2> "$T/rk"
+	st=$?
+	check "meminspect mm 4194303 (no such pid): exit $st = 1, says so" \
+		sh -c "test $st = 1 && grep -q 'no process' '$T/rk'"
+	cp "$T/mmb" "$T/fixture.mm"
+	cp "$T/vmas" "$T/fixture.vmas"
+
 	# -- bad pid input: clear error, prior target unchanged -------------
 	(
 		exec 3<>"$MI_DIR/mm"

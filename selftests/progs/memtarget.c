@@ -8,8 +8,10 @@
  *   memtarget vmas N MIB       MIB MiB of touched anonymous memory split into
  *                              about N VMAs (until mprotect fails at
  *                              vm.max_map_count); then waits
- *   memtarget churn            maps, touches and unmaps 64 KiB in a loop; on
- *                              SIGTERM prints "max_stall_us N"
+ *   memtarget churn [N MIB]    (after setting up as "vmas N MIB") maps,
+ *                              touches and unmaps 64 KiB in a loop; on
+ *                              SIGTERM prints "max_stall_us N", the longest
+ *                              mmap+touch+munmap
  *   memtarget exit N MS        N VMAs, exits after MS milliseconds
  *   memtarget noptrace FILE    drops CAP_SYS_PTRACE (and CAP_SYS_ADMIN,
  *                              CAP_PERFMON), opens /proc/CHILD/smaps_rollup
@@ -195,11 +197,19 @@ static long long now_us(void)
 	return ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
 }
 
-static int churn(void)
+static int churn(long want, long mib)
 {
 	long long t, d, max = 0;
+	size_t len = (size_t)mib * MIB;
 	char *p;
 
+	if (want > 0) {
+		if (len < (size_t)want * 2 * PAGE)
+			len = (size_t)want * 2 * PAGE;
+		p = map_anon(len);
+		touch(p, len, PAGE);
+		split(p, len, want);
+	}
 	ready();
 	while (!stop) {
 		t = now_us();
@@ -306,11 +316,13 @@ int main(int argc, char **argv)
 	if (argc == 4 && !strcmp(argv[1], "vmas"))
 		return vmas(atol(argv[2]), atol(argv[3]));
 	if (argc == 2 && !strcmp(argv[1], "churn"))
-		return churn();
+		return churn(0, 0);
+	if (argc == 4 && !strcmp(argv[1], "churn"))
+		return churn(atol(argv[2]), atol(argv[3]));
 	if (argc == 4 && !strcmp(argv[1], "exit"))
 		return exit_after(atol(argv[2]), atol(argv[3]));
 	if (argc == 3 && !strcmp(argv[1], "noptrace"))
 		return noptrace(argv[2]);
-	fprintf(stderr, "usage: memtarget basic DIR | vmas N MIB | churn | exit N MS | noptrace FILE\n");
+	fprintf(stderr, "usage: memtarget basic DIR | vmas N MIB | churn [N MIB] | exit N MS | noptrace FILE\n");
 	return 2;
 }
