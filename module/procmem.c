@@ -199,10 +199,12 @@ static int mi_shmem_hole(unsigned long addr, unsigned long end,
 {
 	struct mi_mss *mss = walk->private;
 	struct vm_area_struct *vma = walk->vma;
+	struct address_space *mapping = vma->vm_file->f_mapping;
+	pgoff_t first = linear_page_index(vma, addr);
+	pgoff_t last = linear_page_index(vma, end);
 
-	mss->swap += static_call(mi_shmem_partial_swap_usage)
-			(vma->vm_file->f_mapping, linear_page_index(vma, addr),
-			 linear_page_index(vma, end));
+	mss->swap += static_call(mi_shmem_partial_swap_usage)(mapping, first,
+							       last);
 	return 0;
 }
 
@@ -233,22 +235,6 @@ static void mi_huge_pmd(pmd_t pmdval, unsigned long addr,
 		   vma->vm_flags & VM_LOCKED);
 }
 
-static pte_t *mi_pte_map_lock(struct mm_struct *mm, pmd_t *pmd,
-			      unsigned long addr, spinlock_t **ptl)
-{
-#ifdef MI_PTE_MAP_LOCK_SYM
-	/* May fail (NULL) if the table went away: the caller retries. */
-	return static_call(mi_pte_offset_map_lock)(mm, pmd, addr, ptl);
-#else
-	pmd_t pmdval = READ_ONCE(*pmd);
-
-	/* Up to 6.4 a PTE table cannot go while mmap_lock is held. */
-	if (pmd_none(pmdval) || unlikely(pmd_bad(pmdval)))
-		return NULL;
-	return pte_offset_map_lock(mm, pmd, addr, ptl);
-#endif
-}
-
 /* smaps_pte_range(): the huge PMD or the PTEs under one PMD */
 static int mi_pmd_entry(pmd_t *pmd, unsigned long addr, unsigned long end,
 			struct mm_walk *walk)
@@ -256,8 +242,9 @@ static int mi_pmd_entry(pmd_t *pmd, unsigned long addr, unsigned long end,
 	struct mi_mss *mss = walk->private;
 	struct vm_area_struct *vma = walk->vma;
 	bool locked = vma->vm_flags & VM_LOCKED;
-	spinlock_t *ptl;
+	spinlock_t *ptl;	/* the huge PMD's or the PTE table's lock */
 	pte_t *start_pte, *pte;
+	pmd_t pmdval __maybe_unused;
 
 	/* Nothing below this PMD is left to the walker: it never splits. */
 	walk->action = ACTION_CONTINUE;
@@ -272,13 +259,25 @@ static int mi_pmd_entry(pmd_t *pmd, unsigned long addr, unsigned long end,
 		spin_unlock(ptl);
 	}
 
-	start_pte = mi_pte_map_lock(walk->mm, pmd, addr, &ptl);
-	if (!start_pte) {
 #ifdef MI_PTE_MAP_LOCK_SYM
+	/*
+	 * Out of line and unexported from 6.5 (ksyms).  It fails (NULL) if
+	 * the table went away meanwhile: the walker retries this PMD.
+	 */
+	start_pte = static_call(mi_pte_offset_map_lock)(walk->mm, pmd, addr,
+							&ptl);
+	if (!start_pte) {
 		walk->action = ACTION_AGAIN;
-#endif
 		return 0;
 	}
+	__acquire(ptl);		/* taken in the call, which sparse cannot see */
+#else
+	/* Up to 6.4 a PTE table cannot go while mmap_lock is held. */
+	pmdval = READ_ONCE(*pmd);
+	if (pmd_none(pmdval) || unlikely(pmd_bad(pmdval)))
+		return 0;
+	start_pte = pte_offset_map_lock(walk->mm, pmd, addr, &ptl);
+#endif
 	for (pte = start_pte; addr != end; pte++, addr += PAGE_SIZE) {
 		pte_t ptent = ptep_get(pte);
 		swp_entry_t entry;
@@ -311,6 +310,16 @@ static const struct mm_walk_ops mi_shmem_walk_ops = {
 	.pmd_entry = mi_pmd_entry,
 	.pte_hole = mi_shmem_hole,
 };
+
+static bool mi_vma_is_shmem(struct vm_area_struct *vma)
+{
+	struct address_space *mapping;
+
+	if (!vma->vm_file)
+		return false;
+	mapping = vma->vm_file->f_mapping;
+	return static_call(mi_shmem_mapping)(mapping);
+}
 
 /*
  * One walk of @mm in bounded chunks.  The caller holds mmap_lock for read
@@ -376,8 +385,7 @@ static int mi_walk_range(struct mi_walk *w, struct vm_area_struct *vma,
 		if (addr >= end)
 			break;
 		ops = &mi_walk_ops;
-		if (vma->vm_file && mi_pm.swap &&
-		    static_call(mi_shmem_mapping)(vma->vm_file->f_mapping)) {
+		if (mi_pm.swap && mi_vma_is_shmem(vma)) {
 			/*
 			 * As smap_gather_stats(): shared or read-only shmem
 			 * counts the object's swap, once per VMA; private
@@ -960,17 +968,18 @@ const struct file_operations mi_vmas_fops = {
 
 /* ---- init ---- */
 
-/* MI_FIND_() does the work; MI_FIND() expands a macro naming the symbol. */
-#define MI_FIND(call, sym, ok, missing) MI_FIND_(call, sym, ok, missing)
-#define MI_FIND_(call, sym, ok, missing)				\
-	do {								\
-		unsigned long __a = mi_ksym(#sym);			\
-		if (__a)						\
-			static_call_update(call, (typeof(&sym))__a);	\
-		else if (!(missing))					\
-			(missing) = #sym;				\
-		(ok) = (ok) && __a;					\
-	} while (0)
+/* The address of @sym, or 0; the first missing one is kept in *@missing. */
+static unsigned long mi_find(const char *sym, bool *ok, const char **missing)
+{
+	unsigned long addr = mi_ksym(sym);
+
+	if (!addr) {
+		*ok = false;
+		if (!*missing)
+			*missing = sym;
+	}
+	return addr;
+}
 
 static void mi_missing(struct mi_cap *cap, const char *sym)
 {
@@ -986,13 +995,27 @@ void mi_procmem_init(void)
 {
 	struct mi_cap *caps = mi_pm_caps;
 	const char *missing = NULL;
+	unsigned long a;
 	bool ok = true;
 
-	MI_FIND(mi_walk_page_range, walk_page_range, ok, missing);
-	MI_FIND(mi_vm_normal_page, vm_normal_page, ok, missing);
-	MI_FIND(mi_vm_normal_page_pmd, vm_normal_page_pmd, ok, missing);
+	/* Each found address becomes its static call's target. */
+	a = mi_find("walk_page_range", &ok, &missing);
+	if (a)
+		static_call_update(mi_walk_page_range,
+				   (void *)a);
+	a = mi_find("vm_normal_page", &ok, &missing);
+	if (a)
+		static_call_update(mi_vm_normal_page,
+				   (void *)a);
+	a = mi_find("vm_normal_page_pmd", &ok, &missing);
+	if (a)
+		static_call_update(mi_vm_normal_page_pmd,
+				   (void *)a);
 #ifdef MI_PTE_MAP_LOCK_SYM
-	MI_FIND(mi_pte_offset_map_lock, MI_PTE_MAP_LOCK_SYM, ok, missing);
+	a = mi_find(__stringify(MI_PTE_MAP_LOCK_SYM), &ok, &missing);
+	if (a)
+		static_call_update(mi_pte_offset_map_lock,
+				   (void *)a);
 #endif
 	mi_pm.walk = ok;
 	if (ok)
@@ -1010,11 +1033,22 @@ void mi_procmem_init(void)
 	missing = NULL;
 	ok = mi_pm.walk;
 	if (IS_ENABLED(CONFIG_SWAP) && IS_ENABLED(CONFIG_SHMEM)) {
-		MI_FIND(mi_swp_swapcount, swp_swapcount, ok, missing);
-		MI_FIND(mi_shmem_mapping, shmem_mapping, ok, missing);
-		MI_FIND(mi_shmem_swap_usage, shmem_swap_usage, ok, missing);
-		MI_FIND(mi_shmem_partial_swap_usage, shmem_partial_swap_usage,
-			ok, missing);
+		a = mi_find("swp_swapcount", &ok, &missing);
+		if (a)
+			static_call_update(mi_swp_swapcount,
+					   (void *)a);
+		a = mi_find("shmem_mapping", &ok, &missing);
+		if (a)
+			static_call_update(mi_shmem_mapping,
+					   (void *)a);
+		a = mi_find("shmem_swap_usage", &ok, &missing);
+		if (a)
+			static_call_update(mi_shmem_swap_usage,
+					   (void *)a);
+		a = mi_find("shmem_partial_swap_usage", &ok, &missing);
+		if (a)
+			static_call_update(mi_shmem_partial_swap_usage,
+					   (void *)a);
 		mi_pm.swap = ok;
 		if (ok)
 			mi_cap_set(&caps[MI_CAP_SWAP], true,
@@ -1031,7 +1065,9 @@ void mi_procmem_init(void)
 
 	missing = NULL;
 	ok = true;
-	MI_FIND(mi_mm_access, mm_access, ok, missing);
+	a = mi_find("mm_access", &ok, &missing);
+	if (a)
+		static_call_update(mi_mm_access, (void *)a);
 	mi_pm.access = ok;
 	if (ok)
 		mi_cap_set(&caps[MI_CAP_PID], true,
