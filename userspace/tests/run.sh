@@ -342,6 +342,42 @@ echo 0.1.0 >"$tmp/sys/module/meminspect/version"
 run "$M" --version
 is "--version: no warning when they match" "" "$err"
 
+# ---- mm, vmas (fixtures: a copy of the files; a PID needs the live debugfs) ----
+
+run "$M" --dir "$FX/procmem" mm
+is "mm: exit 0" 0 "$rc"
+has "mm: field/value rows" "pss_kb" "$(grep -E '^pss_kb +515$' <<<"$out")"
+has "mm: comm with spaces kept" "sh -c x" "$(grep '^comm' <<<"$out")"
+run "$M" --dir "$FX/procmem" --json mm
+jq -e '.pid == 97 and .pss_kb == 515 and .uss_kb == 52 and .start_code == "0x401000"
+	and .comm == "sh -c x" and (keys | length) == 46' >/dev/null <<<"$out"
+ok $? "mm --json: one object, numbers, hex addresses as strings" "$out"
+run "$M" --dir "$FX/procmem_kthread" mm
+is "mm of a kernel thread: exit 1" 1 "$rc"
+is "mm of a kernel thread: says why on stderr" \
+	"meminspect: mm: pid 2 (kthreadd): kernel thread: no user memory" "$err"
+run "$M" --dir "$FX/procmem" vmas --sort pss
+is "vmas --sort pss: exit 0" 0 "$rc"
+is "vmas --sort pss: largest pss first, ties in address order" \
+	"0x401000 0x585000 0x5db000 0x400000" "$(awk 'NR > 1 { printf "%s%s", (NR > 2 ? " " : ""), $1 }' <<<"$out")"
+run "$M" --dir "$FX/procmem" vmas --sort uss
+is "vmas --sort uss: 0x5db000 first" "0x5db000" "$(awk 'NR == 2 { print $1 }' <<<"$out")"
+run "$M" --dir "$FX/procmem" --json vmas
+jq -e 'length == 4 and .[3].name == "my file name" and .[1].pss_kb == 312
+	and .[0].start == "0x400000" and .[0].dev == "00:02"' >/dev/null <<<"$out"
+ok $? "vmas --json: array of objects, free-text name last" "$out"
+run "$M" --dir "$FX/procmem" vmas --sort bogus
+is "vmas --sort bogus: usage error" 2 "$rc"
+run "$M" --dir "$FX/procmem" --sort pss summary
+is "--sort outside vmas/top: usage error" 2 "$rc"
+run "$M" --dir "$FX/procmem" mm 12x
+is "mm with a bad PID: usage error" 2 "$rc"
+run "$M" --dir "$FX/procmem" mm 1
+is "mm PID on a copy of the files: usage error, never writes the copy" "2 0" \
+	"$rc $(cmp -s "$FX/procmem/mm" <(head -n 2 "$FX/procmem/mm"); echo $?)"
+run "$M" --dir "$FX/procmem" vmas 1 2
+is "vmas with two PIDs: usage error" 2 "$rc"
+
 # ---- build products ----
 
 if command -v file >/dev/null; then
