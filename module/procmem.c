@@ -322,6 +322,30 @@ static bool mi_vma_is_shmem(struct vm_area_struct *vma)
 }
 
 /*
+ * smap_gather_stats()'s choice of walk for @vma from @addr.  Shmem swap is
+ * counted from the object, once, when the walk starts at the VMA's start
+ * and the mapping is shared or read-only (or nothing is swapped); else,
+ * per hole in the page tables (private writable COW, or a resumed walk).
+ */
+static const struct mm_walk_ops *mi_vma_ops(struct vm_area_struct *vma,
+					    unsigned long addr,
+					    struct mi_mss *mss)
+{
+	unsigned long swapped;
+
+	if (!mi_pm.swap || !mi_vma_is_shmem(vma))
+		return &mi_walk_ops;
+	swapped = static_call(mi_shmem_swap_usage)(vma);
+	if (addr == vma->vm_start &&
+	    (!swapped || (vma->vm_flags & VM_SHARED) ||
+	     !(vma->vm_flags & VM_WRITE))) {
+		mss->swap += swapped;
+		return &mi_walk_ops;
+	}
+	return &mi_shmem_walk_ops;
+}
+
+/*
  * One walk of @mm in bounded chunks.  The caller holds mmap_lock for read
  * (w->locked) and mm_users.  mi_walk_range() walks [start, end) of the VMA
  * that contains or follows start, dropping the lock between chunks.
@@ -374,8 +398,9 @@ static int mi_walk_range(struct mi_walk *w, struct vm_area_struct *vma,
 			 unsigned long *addrp, unsigned long end,
 			 struct mi_mss *mss)
 {
-	const struct mm_walk_ops *ops;
-	unsigned long next, swapped, addr = *addrp;
+	const struct mm_walk_ops *ops = &mi_walk_ops;
+	struct vm_area_struct *ops_vma = NULL;
+	unsigned long next, addr = *addrp;
 	int err = 0;
 
 	w->budget -= MI_VMA_COST;
@@ -384,21 +409,10 @@ static int mi_walk_range(struct mi_walk *w, struct vm_area_struct *vma,
 			addr = vma->vm_start;
 		if (addr >= end)
 			break;
-		ops = &mi_walk_ops;
-		if (mi_pm.swap && mi_vma_is_shmem(vma)) {
-			/*
-			 * As smap_gather_stats(): shared or read-only shmem
-			 * counts the object's swap, once per VMA; private
-			 * writable shmem with swapped pages counts per hole.
-			 */
-			swapped = static_call(mi_shmem_swap_usage)(vma);
-			if (!swapped || (vma->vm_flags & VM_SHARED) ||
-			    !(vma->vm_flags & VM_WRITE)) {
-				if (addr == vma->vm_start)
-					mss->swap += swapped;
-			} else {
-				ops = &mi_shmem_walk_ops;
-			}
+		/* The VMA is new to this walk (or was replaced meanwhile). */
+		if (vma != ops_vma) {
+			ops_vma = vma;
+			ops = mi_vma_ops(vma, addr, mss);
 		}
 		/* A PMD at a time, so a huge PMD is never cut. */
 		next = min3(end, vma->vm_end, (addr + PMD_SIZE) & PMD_MASK);
