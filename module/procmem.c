@@ -1016,20 +1016,20 @@ void mi_procmem_init(void)
 	a = mi_find("walk_page_range", &ok, &missing);
 	if (a)
 		static_call_update(mi_walk_page_range,
-				   (void *)a);
+				   (typeof(walk_page_range) *)a);
 	a = mi_find("vm_normal_page", &ok, &missing);
 	if (a)
 		static_call_update(mi_vm_normal_page,
-				   (void *)a);
+				   (typeof(vm_normal_page) *)a);
 	a = mi_find("vm_normal_page_pmd", &ok, &missing);
 	if (a)
 		static_call_update(mi_vm_normal_page_pmd,
-				   (void *)a);
+				   (typeof(vm_normal_page_pmd) *)a);
 #ifdef MI_PTE_MAP_LOCK_SYM
 	a = mi_find(__stringify(MI_PTE_MAP_LOCK_SYM), &ok, &missing);
 	if (a)
 		static_call_update(mi_pte_offset_map_lock,
-				   (void *)a);
+				   (typeof(MI_PTE_MAP_LOCK_SYM) *)a);
 #endif
 	mi_pm.walk = ok;
 	if (ok)
@@ -1050,19 +1050,19 @@ void mi_procmem_init(void)
 		a = mi_find("swp_swapcount", &ok, &missing);
 		if (a)
 			static_call_update(mi_swp_swapcount,
-					   (void *)a);
+					   (typeof(swp_swapcount) *)a);
 		a = mi_find("shmem_mapping", &ok, &missing);
 		if (a)
 			static_call_update(mi_shmem_mapping,
-					   (void *)a);
+					   (typeof(shmem_mapping) *)a);
 		a = mi_find("shmem_swap_usage", &ok, &missing);
 		if (a)
 			static_call_update(mi_shmem_swap_usage,
-					   (void *)a);
+					   (typeof(shmem_swap_usage) *)a);
 		a = mi_find("shmem_partial_swap_usage", &ok, &missing);
 		if (a)
 			static_call_update(mi_shmem_partial_swap_usage,
-					   (void *)a);
+					   (typeof(shmem_partial_swap_usage) *)a);
 		mi_pm.swap = ok;
 		if (ok)
 			mi_cap_set(&caps[MI_CAP_SWAP], true,
@@ -1081,7 +1081,7 @@ void mi_procmem_init(void)
 	ok = true;
 	a = mi_find("mm_access", &ok, &missing);
 	if (a)
-		static_call_update(mi_mm_access, (void *)a);
+		static_call_update(mi_mm_access, (typeof(mm_access) *)a);
 	mi_pm.access = ok;
 	if (ok)
 		mi_cap_set(&caps[MI_CAP_PID], true,
