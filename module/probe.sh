@@ -91,6 +91,12 @@ elif grep -q '^pte_t \*pte_offset_map_lock(' "$mm_h" 2>/dev/null; then
 	flags="$flags -DMI_PTE_MAP_LOCK_SYM=pte_offset_map_lock"
 fi
 
+# For sparse only: where rcu_read_unlock() says __release(RCU) (up to 6.x;
+# 7.x spells it __release_shared(RCU)), the RCU read lock that
+# __pte_offset_map_lock() takes must be announced to sparse as well.
+grep -q '__release(RCU);' "$srctree/include/linux/rcupdate.h" 2>/dev/null &&
+	flags="$flags -DMI_RCU_SPARSE_CONTEXT"
+
 # "mm/huge_memory: introduce pmd_is_huge()" (in 7.3, not 6.12): the one test
 # for a huge or non-present (migration) PMD entry, after pmd_devmap() went.
 grep -q 'static inline bool pmd_is_huge(' "$huge_mm_h" 2>/dev/null &&

@@ -271,6 +271,9 @@ static int mi_pmd_entry(pmd_t *pmd, unsigned long addr, unsigned long end,
 		return 0;
 	}
 	__acquire(ptl);		/* taken in the call, which sparse cannot see */
+#ifdef MI_RCU_SPARSE_CONTEXT
+	__acquire(RCU);		/* so is the RCU read lock pte_unmap() drops */
+#endif
 #else
 	/* Up to 6.4 a PTE table cannot go while mmap_lock is held. */
 	pmdval = READ_ONCE(*pmd);

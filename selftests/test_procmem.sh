@@ -478,7 +478,7 @@ fi
 exits=0
 bad=0
 for n in 1 2 3; do
-	start_target "$T/exit.out" exit 20000 $((n * 150)) || continue
+	start_target "$T/exit.$n.out" exit 20000 $((n * 150)) || continue
 	rp=
 	for r in 1 2; do
 		reader vmas "$tpid" 3 "$T/e$r" &
