@@ -18,7 +18,7 @@ MODULE_SRC := $(wildcard module/*.c module/*.h) module/Kbuild $(wildcard module/
 HELPER_SRC := $(wildcard selftests/helper/*.c) selftests/helper/Kbuild
 
 .PHONY: all module userspace userspace-static selftests-progs build-kernel run check lint \
-	install uninstall clean help
+	install uninstall dkms-install dkms-uninstall clean help
 
 ifdef KERNEL
 all: build-kernel userspace
@@ -65,16 +65,38 @@ lint:
 	scripts/setup
 	scripts/lint $(KERNELS)
 
-# For a lab machine running the kernel it is installed on.
+# For a lab machine running the kernel it is installed on (KDIR=/lib/modules/RELEASE/build for
+# another one; DESTDIR stages everything, module included, for packaging).
+KVER = $(shell basename $$(dirname "$(KDIR)"))
+VERSION = $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
 install: module userspace
-	$(MAKE) -C "$(KDIR)" M=$(TOP)/module INSTALL_MOD_DIR=extra modules_install
-	depmod -a $(shell basename $$(dirname "$(KDIR)"))
+	$(MAKE) -C "$(KDIR)" M=$(TOP)/module INSTALL_MOD_DIR=extra \
+		$(if $(DESTDIR),INSTALL_MOD_PATH=$(DESTDIR)) modules_install
+	depmod -a $(if $(DESTDIR),-b $(DESTDIR)) $(KVER)
 	install -D -m 0755 userspace/meminspect $(DESTDIR)$(PREFIX)/sbin/meminspect
 	install -D -m 0644 userspace/meminspect.8 $(DESTDIR)$(PREFIX)/share/man/man8/meminspect.8
 
 uninstall:
-	rm -f /lib/modules/$(shell basename $$(dirname "$(KDIR)"))/extra/meminspect.ko
-	depmod -a $(shell basename $$(dirname "$(KDIR)"))
+	rm -f $(DESTDIR)/lib/modules/$(KVER)/extra/meminspect.ko
+	depmod -a $(if $(DESTDIR),-b $(DESTDIR)) $(KVER)
+	rm -f $(DESTDIR)$(PREFIX)/sbin/meminspect $(DESTDIR)$(PREFIX)/share/man/man8/meminspect.8
+
+# DKMS: the module's sources and dkms.conf in /usr/src/meminspect-VERSION, then add, build and
+# install for the running kernel (DKMS rebuilds it for every kernel installed later).
+dkms-install: userspace
+	rm -rf /usr/src/meminspect-$(VERSION)
+	install -d /usr/src/meminspect-$(VERSION)/module
+	install -m 0644 dkms.conf /usr/src/meminspect-$(VERSION)/
+	install -m 0644 $(MODULE_SRC) /usr/src/meminspect-$(VERSION)/module/
+	dkms add -m meminspect -v $(VERSION)
+	dkms build -m meminspect -v $(VERSION)
+	dkms install -m meminspect -v $(VERSION)
+	install -D -m 0755 userspace/meminspect $(DESTDIR)$(PREFIX)/sbin/meminspect
+	install -D -m 0644 userspace/meminspect.8 $(DESTDIR)$(PREFIX)/share/man/man8/meminspect.8
+
+dkms-uninstall:
+	-dkms remove -m meminspect -v $(VERSION) --all
+	rm -rf /usr/src/meminspect-$(VERSION)
 	rm -f $(DESTDIR)$(PREFIX)/sbin/meminspect $(DESTDIR)$(PREFIX)/share/man/man8/meminspect.8
 
 clean:

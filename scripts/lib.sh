@@ -17,6 +17,7 @@ mi_suite() {
 	6.1) echo bookworm ;;
 	6.12) echo bookworm-backports ;;
 	7.3) echo trixie-backports ;;
+	debug) echo bookworm-backports ;;	# built from linux-source-6.12: scripts/debug-kernel
 	*) return 1 ;;
 	esac
 }
@@ -26,8 +27,19 @@ mi_suite() {
 mi_needs_trixie() { [ "$1" = 7.3 ]; }
 
 mi_check_kernel() {
-	mi_suite "$1" >/dev/null || die "unknown kernel '$1' (choose from: $MI_KERNELS_ALL)"
+	mi_suite "$1" >/dev/null || die "unknown kernel '$1' (choose from: $MI_KERNELS_ALL debug)"
 }
+
+# Kernel command line and memory each lane boots with in `make check`: the stock 6.1 lane
+# is also the strict one (SLUB debugging, any WARNING panics); the debug lane needs room for
+# KASAN's shadow and kmemleak's pool.
+mi_lane_append() {
+	case "$1" in
+	6.1) echo "slub_debug=FZPU panic_on_warn=1" ;;
+	debug) echo "kmemleak=on" ;;
+	esac
+}
+mi_lane_mem() { [ "$1" = debug ] && echo 2G || echo 1G; }
 
 # The Debian mirror the machine already uses, from its own apt sources.
 mi_mirror() {

@@ -35,6 +35,28 @@ reader_status()
 	fi
 }
 
+# reader_says DESC TEXT: the last reader_status call's stderr holds TEXT
+reader_says()
+{
+	if grep -qF "$2" "$T/err"; then
+		ok "$1: says '$2'"
+	else
+		fail "$1: says '$2'"
+		diag "stderr: $(head -c 400 "$T/err" | tr '\n' ' ')"
+	fi
+}
+
+# ---- version: the loaded module is the reader's own -------------------------
+
+reader_status "meminspect --version" 0 "$MI_READER" --version
+modv=$(cat /sys/module/meminspect/version 2> /dev/null)
+if [ -n "$modv" ] && grep -qx "module meminspect $modv" "$T/out" && [ ! -s "$T/err" ]; then
+	ok "meminspect --version: names the loaded module's version ($modv), no warning"
+else
+	fail "meminspect --version: names the loaded module's version ($modv), no warning"
+	diag "$(tr '\n' ' ' < "$T/out") / stderr: $(head -c 200 "$T/err")"
+fi
+
 # ---- table and JSON against the live files ----------------------------------
 
 reader_status "meminspect summary" 0 "$MI_READER" summary
@@ -141,6 +163,7 @@ reader_status "summary with the wrong header" 1 "$MI_READER" --dir "$T/bad" summ
 uid=$(su -s /bin/sh nobody -c 'id -u' 2> "$T/err")
 if [ "$uid" = 65534 ]; then
 	reader_status "as nobody" 5 su -s /bin/sh nobody -c "$MI_READER summary"
+	reader_says "as nobody" "not root; run meminspect as root"
 else
 	fail "as nobody: exit status 5"
 	diag "su -s /bin/sh nobody does not work: uid '$uid', $(cat "$T/err")"
@@ -149,6 +172,11 @@ fi
 # debugfs unmounted
 if umount "$MI_DEBUGFS" 2> "$T/err"; then
 	reader_status "debugfs unmounted" 3 "$MI_READER" summary
+	reader_says "debugfs unmounted" "debugfs is not mounted on $MI_DEBUGFS; mount it"
+	reader_status "debugfs unmounted, export --textfile-dir" 3 \
+		"$MI_READER" export --prometheus --textfile-dir "$T"
+	check "debugfs unmounted: the textfile says meminspect_up 0" \
+		grep -qx 'meminspect_up 0' "$T/meminspect.prom"
 	mount -t debugfs debugfs "$MI_DEBUGFS"
 	check "debugfs remounted: $MI_DIR/summary is back" [ -r "$MI_DIR/summary" ]
 	reader_status "after remounting debugfs" 0 "$MI_READER" summary
@@ -165,6 +193,7 @@ while ! rmmod meminspect 2> "$T/err" && [ $i -lt 20 ]; do
 done
 if ! mi_loaded; then
 	reader_status "module unloaded" 4 "$MI_READER" summary
+	reader_says "module unloaded" "the meminspect module is not loaded; load it"
 	if insmod "$MI_KO"; then
 		ok "insmod $MI_KO"
 	else

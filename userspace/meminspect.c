@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* meminspect: read the meminspect module's debugfs tables. Commands are data. */
+#include "export.h"
 #include "output.h"
 #include "parse.h"
 
@@ -7,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <linux/magic.h>
 #include <stdio.h>
@@ -14,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MI_VERSION "0.1.0"
@@ -37,17 +40,47 @@ struct ctx {
 	struct out_opts out;
 	const char *pid;	/* mm, vmas: the optional PID argument */
 	const char *sort;	/* vmas, top: --sort KEY */
+	unsigned int watch;	/* --watch SECONDS; 0: once */
+	unsigned long count;	/* --count N: stop after N rounds; 0: until a signal */
+	bool prometheus;	/* export --prometheus */
+	const char *textfile_dir;
+	bool per_pid;
+};
+
+/* Which options beyond the common ones a command takes. */
+enum {
+	CMD_WATCH = 1,		/* its figures change: --watch, --count */
+	CMD_EXPORT = 2,		/* --prometheus, --textfile-dir, --per-pid */
+	CMD_PID = 4,		/* one optional PID argument */
+	CMD_SORT = 8,		/* --sort KEY */
 };
 
 struct command {
 	const char *name;
 	int (*run)(struct ctx *c);
-	bool takes_pid;		/* one optional PID argument */
+	unsigned int flags;
 	const char *brief;	/* one line for the global help */
 	const char *help;	/* the rest of "COMMAND --help" */
 };
 
 /* ---- diagnostics: name the real reason a file cannot be opened ---- */
+
+/* The loaded module's version into buf ("" when unknown); false if none. */
+static bool module_version(const struct ctx *c, char *buf, size_t len)
+{
+	char path[300];
+	FILE *f;
+
+	buf[0] = '\0';
+	snprintf(path, sizeof(path), "%s/module/meminspect/version", c->sysfs);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	if (fgets(buf, (int)len, f))
+		buf[strcspn(buf, "\n")] = '\0';
+	fclose(f);
+	return buf[0] != '\0';
+}
 
 static bool exists(const char *path)
 {
@@ -784,40 +817,203 @@ out:
 	return st;
 }
 
+/* ---- export ---- */
+
+static int export_to(struct ctx *c, FILE *f)
+{
+	struct prom_out o = { .f = f, .per_pid = c->per_pid };
+	const char *info[] = { "reader_version", MI_VERSION, "module_version", "unknown", NULL };
+	struct mi_table *caps = NULL, *t;
+	char mod[64];
+	const char **files = NULL, **ok = NULL;
+	size_t nfiles = 0;
+	struct json j;
+	int st = load_checked(c, "capabilities", &caps), worst = st;
+
+	if (c->json) {
+		json_init(&j, f);
+		json_begin_array(&j);
+		o.j = &j;
+	}
+	if (module_version(c, mod, sizeof(mod)))
+		info[3] = mod;
+	prom_family(&o, "meminspect_up", "gauge",
+		    "1 if the module's files could be read, 0 if not (see the reader's stderr)");
+	prom_sample(&o, "meminspect_up", NULL, st ? "0" : "1");
+	prom_family(&o, "meminspect_info", "gauge", "versions of the reader and the loaded module");
+	prom_sample(&o, "meminspect_info", info, "1");
+	if (st)
+		goto out;
+	files = calloc(mi_nrecords(caps) + 1, sizeof(*files));
+	ok = calloc(mi_nrecords(caps) + 1, sizeof(*ok));
+	if (!files || !ok) {
+		fprintf(stderr, "meminspect: out of memory\n");
+		worst = ST_FORMAT;
+		goto out;
+	}
+	for (size_t r = 0; r < mi_nrecords(caps); r++) {
+		const char *file = mi_get(caps, r, "name");
+		int err;
+
+		if (!is_file_row(caps, r) || strcmp(mi_get(caps, r, "available"), "yes"))
+			continue;
+		files[nfiles] = file;
+		ok[nfiles] = "0";
+		t = caps;
+		if (strcmp(file, "capabilities")) {
+			st = load_checked(c, file, &t);
+			if (st) {
+				worst = worst ? worst : st;
+				nfiles++;
+				continue;
+			}
+		}
+		err = prom_export_table(&o, file, t);
+		if (err) {
+			if (err == -ENOMEM)
+				fprintf(stderr, "meminspect: out of memory\n");
+			worst = worst ? worst : ST_FORMAT;
+		} else {
+			ok[nfiles] = "1";
+		}
+		if (t != caps)
+			mi_table_free(t);
+		nfiles++;
+	}
+	prom_family(&o, "meminspect_file_ok", "gauge",
+		    "1 if the file (available on this kernel) was read and exported");
+	for (size_t i = 0; i < nfiles; i++) {
+		const char *lab[] = { "file", files[i], NULL };
+
+		prom_sample(&o, "meminspect_file_ok", lab, ok[i]);
+	}
+out:
+	if (c->json) {
+		json_end_array(&j);
+		json_finish(&j);
+	}
+	prom_out_release(&o);
+	free(files);
+	free(ok);
+	mi_table_free(caps);
+	return worst;
+}
+
+/*
+ * node_exporter's textfile collector reads every DIR/NAME.prom whenever it is
+ * scraped: write a hidden temporary file in DIR and rename it over
+ * meminspect.prom, so a scrape sees the old file or the new one, never half
+ * of one. The file is written even when the module cannot be read:
+ * meminspect_up 0 says so, where a stale file would say nothing.
+ */
+static int export_textfile(struct ctx *c)
+{
+	size_t len = strlen(c->textfile_dir) + 32;
+	char *tmp = malloc(len), *dst = malloc(len);
+	int fd = -1, st = ST_FORMAT, werr = 0;
+	FILE *f;
+
+	if (!tmp || !dst) {
+		fprintf(stderr, "meminspect: out of memory\n");
+		goto out;
+	}
+	snprintf(dst, len, "%s/meminspect.prom", c->textfile_dir);
+	snprintf(tmp, len, "%s/.meminspect.prom.XXXXXX", c->textfile_dir);
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		fprintf(stderr, "meminspect: --textfile-dir %s: cannot create a file there: %s\n",
+			c->textfile_dir, strerror(errno));
+		st = errno == EACCES || errno == EPERM || errno == EROFS ? ST_PERM : ST_USAGE;
+		goto out;
+	}
+	f = fdopen(fd, "w");
+	if (!f || fchmod(fd, 0644)) {
+		werr = errno;
+		if (f)
+			fclose(f);
+		else
+			close(fd);
+	} else {
+		st = export_to(c, f);
+		if (fflush(f) || ferror(f) || fsync(fd))
+			werr = errno ? errno : EIO;
+		if (fclose(f) && !werr)
+			werr = errno;
+	}
+	if (!werr && rename(tmp, dst))
+		werr = errno;
+	if (werr) {
+		fprintf(stderr, "meminspect: writing %s: %s\n", dst, strerror(werr));
+		unlink(tmp);
+		st = ST_FORMAT;
+	}
+out:
+	free(tmp);
+	free(dst);
+	return st;
+}
+
+static int cmd_export(struct ctx *c)
+{
+	if (c->textfile_dir)
+		return export_textfile(c);
+	return export_to(c, stdout);
+}
+
 static const struct command commands[] = {
-	{ "summary", cmd_summary, false, "memory on this box: field, value, unit",
+	{ "summary", cmd_summary, CMD_WATCH, "memory on this box: field, value, unit",
 	  "Prints the module's summary file: one row per figure (docs/summary.md).\n"
 	  "--json prints an object keyed by field:\n"
 	  "  {\"mem_total\": {\"value\": 2014232, \"unit\": \"kB\"}, ...}\n"
-	  "where value is null when the kernel cannot provide it.\n" },
-	{ "capabilities", cmd_capabilities, false, "what the module can show on this kernel, and why not",
+	  "where value is null when the kernel cannot provide it.\n"
+	  "--watch SECONDS prints it again every SECONDS (one JSON document each\n"
+	  "time with --json) until interrupted or --count rounds are done.\n" },
+	{ "capabilities", cmd_capabilities, 0, "what the module can show on this kernel, and why not",
 	  "Prints the module's capabilities file: name, kind (file, field or\n"
 	  "mechanism), available (yes/no) and detail.\n"
 	  "--json prints an array of objects:\n"
 	  "  [{\"name\": \"summary\", \"kind\": \"file\", \"available\": \"yes\", \"detail\": null}, ...]\n" },
-	{ "report", cmd_report, false, "every file the module offers, one table each",
+	{ "report", cmd_report, CMD_WATCH, "every file the module offers, one table each",
 	  "Prints every file that capabilities lists with kind=file, each under a\n"
 	  "\"== FILE ==\" heading; unavailable files are listed with the reason.\n"
 	  "--json prints one object keyed by file name, each value in that file's\n"
 	  "own shape (summary: as 'summary --json'; others: an array of objects);\n"
-	  "unavailable files are left out.\n" },
-	{ "mm", cmd_mm, true, "one process's memory: status figures and the smaps rollup",
+	  "unavailable files are left out.\n"
+	  "--watch SECONDS repeats it every SECONDS, as for summary.\n" },
+	{ "export", cmd_export, CMD_WATCH | CMD_EXPORT,
+	  "every figure as Prometheus metrics (node_exporter textfile)",
+	  "--prometheus prints every figure of every available file in the\n"
+	  "Prometheus text format: meminspect_FILE_FIELD, sizes in _bytes,\n"
+	  "counters in _total, labels for node/zone/order/migratetype/cache\n"
+	  "(docs/export.md). Files with per-process rows are left out unless\n"
+	  "--per-pid is given.\n"
+	  "--textfile-dir DIR writes DIR/meminspect.prom instead, atomically\n"
+	  "(temporary file + rename), for node_exporter's textfile collector; with\n"
+	  "--watch SECONDS it rewrites it every SECONDS. The file is written even\n"
+	  "when the module cannot be read: meminspect_up is then 0.\n"
+	  "--json prints the same samples as an array of\n"
+	  "  {\"metric\": \"meminspect_up\", \"type\": \"gauge\", \"labels\": {}, \"value\": 1}\n" },
+	{ "mm", cmd_mm, CMD_WATCH | CMD_PID, "one process's memory: status figures and the smaps rollup",
 	  "meminspect mm [PID]: the module's mm file for PID (default: meminspect\n"
 	  "itself), shown as field/value rows: the mm_struct figures of\n"
 	  "/proc/PID/status and the page-walk rollup of /proc/PID/smaps_rollup\n"
 	  "(rss, pss, uss, swap, ...; all _kb in kB).\n"
 	  "--json prints one object: {\"pid\": 1, \"rss_kb\": 1720, ..., \"comm\": \"init\"}.\n"
-	  "A kernel thread or zombie has no user memory: that is said on stderr, exit 1.\n" },
-	{ "vmas", cmd_vmas, true, "one process's mappings with RSS, PSS, USS and swap each",
+	  "A kernel thread or zombie has no user memory: that is said on stderr, exit 1.\n"
+	  "--watch SECONDS repeats it every SECONDS, as for summary.\n" },
+	{ "vmas", cmd_vmas, CMD_WATCH | CMD_PID | CMD_SORT,
+	  "one process's mappings with RSS, PSS, USS and swap each",
 	  "meminspect vmas [PID] [--sort rss|pss|uss|swap]: one row per VMA of PID\n"
 	  "(default: meminspect itself), as /proc/PID/smaps; --sort orders the rows\n"
 	  "by that figure, largest first.\n"
-	  "--json prints an array of objects, one per VMA.\n" },
-	{ "top", cmd_top, false, "every process by PSS and USS, like smem",
+	  "--json prints an array of objects, one per VMA.\n"
+	  "--watch SECONDS repeats it every SECONDS, as for summary.\n" },
+	{ "top", cmd_top, CMD_WATCH | CMD_SORT, "every process by PSS and USS, like smem",
 	  "meminspect top [--sort rss|pss|uss|swap]: the mm rollup of every process\n"
 	  "that may be read, largest PSS first (or by --sort); kernel threads and\n"
 	  "processes that exit meanwhile are left out (a note counts them).\n"
-	  "--json prints an array of objects: [{\"pid\": 1, \"rss_kb\": ..., \"comm\": \"init\"}, ...].\n" },
+	  "--json prints an array of objects: [{\"pid\": 1, \"rss_kb\": ..., \"comm\": \"init\"}, ...].\n"
+	  "--watch SECONDS repeats it every SECONDS, as for summary.\n" },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -832,7 +1028,13 @@ static const char options_help[] =
 	"  -H, --human     sizes in B/KiB/MiB/GiB instead of kB (tables only)\n"
 	"  -h, --help      show this help; after COMMAND, that command's help\n"
 	"  -V, --version   print the reader's and the loaded module's versions\n"
-	"      --sort KEY  vmas, top: order by rss, pss, uss or swap, largest first\n";
+	"  -w, --watch SECONDS  repeat every SECONDS (all but capabilities)\n"
+	"  -n, --count N   with --watch: stop after N rounds\n"
+	"      --sort KEY  vmas, top: order by rss, pss, uss or swap, largest first\n"
+	"export only:\n"
+	"  --prometheus    Prometheus text format\n"
+	"  --textfile-dir DIR  write DIR/meminspect.prom atomically (node_exporter)\n"
+	"  --per-pid       also export files with per-process rows\n";
 
 static const char exit_help[] =
 	"Exit status:\n"
@@ -871,24 +1073,21 @@ static int bad_usage(const char *fmt, ...)
 	return ST_USAGE;
 }
 
+/* The warning every command gives when the loaded module is another version. */
+static void warn_version(const char *mod)
+{
+	fprintf(stderr, "meminspect: warning: reader %s and module %s differ\n", MI_VERSION, mod);
+}
+
 static int version(const struct ctx *c)
 {
-	char path[300], mod[64] = "";
-	FILE *f;
+	char mod[64];
 
 	printf("meminspect %s\n", MI_VERSION);
-	snprintf(path, sizeof(path), "%s/module/meminspect/version", c->sysfs);
-	f = fopen(path, "r");
-	if (f) {
-		if (fgets(mod, sizeof(mod), f))
-			mod[strcspn(mod, "\n")] = '\0';
-		fclose(f);
-	}
-	if (*mod) {
+	if (module_version(c, mod, sizeof(mod))) {
 		printf("module meminspect %s\n", mod);
 		if (strcmp(mod, MI_VERSION))
-			fprintf(stderr, "meminspect: warning: reader %s and module %s differ\n",
-				MI_VERSION, mod);
+			warn_version(mod);
 	} else {
 		printf("module meminspect %s\n", module_loaded(c) ? "loaded, version unknown" : "not loaded");
 	}
@@ -896,6 +1095,7 @@ static int version(const struct ctx *c)
 }
 
 enum { OPT_DONE = -1, OPT_EXIT_OK = -2 };
+enum { OPT_PROMETHEUS = 256, OPT_TEXTFILE_DIR, OPT_PER_PID };
 
 /*
  * One getopt_long pass over argv; the same options are accepted before and
@@ -911,8 +1111,14 @@ static int parse_options(struct ctx *c, int argc, char **argv, const struct comm
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "sort", required_argument, NULL, 's' },
+		{ "watch", required_argument, NULL, 'w' },
+		{ "count", required_argument, NULL, 'n' },
+		{ "prometheus", no_argument, NULL, OPT_PROMETHEUS },
+		{ "textfile-dir", required_argument, NULL, OPT_TEXTFILE_DIR },
+		{ "per-pid", no_argument, NULL, OPT_PER_PID },
 		{ NULL, 0, NULL, 0 },
 	};
+	unsigned long long n;
 	int opt;
 
 	opterr = 0;	/* our own messages, naming meminspect, not argv[0] */
@@ -921,7 +1127,7 @@ static int parse_options(struct ctx *c, int argc, char **argv, const struct comm
 	 * Before COMMAND, stop at it ("+"); after it, GNU getopt moves the
 	 * operands (a PID) behind the options: "vmas 1 --sort pss" works.
 	 */
-	while ((opt = getopt_long(argc, argv, cmd ? ":d:jHhVs:" : "+:d:jHhVs:", longopts,
+	while ((opt = getopt_long(argc, argv, cmd ? ":d:jHhVs:w:n:" : "+:d:jHhVs:w:n:", longopts,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'd':
@@ -945,9 +1151,30 @@ static int parse_options(struct ctx *c, int argc, char **argv, const struct comm
 			version(c);
 			return OPT_EXIT_OK;
 		case 's':
-			if (!cmd || (strcmp(cmd->name, "vmas") && strcmp(cmd->name, "top")))
-				return bad_usage("--sort is for vmas and top");
 			c->sort = optarg;
+			break;
+		case 'w':
+			if (mi_parse_u64(optarg, &n) || n < 1 || n > 86400)
+				return bad_usage("--watch takes whole seconds from 1 to 86400, not '%s'",
+						 optarg);
+			c->watch = (unsigned int)n;
+			break;
+		case 'n':
+			if (mi_parse_u64(optarg, &n) || n < 1 || n > 1000000000)
+				return bad_usage("--count takes a number of rounds from 1, not '%s'",
+						 optarg);
+			c->count = (unsigned long)n;
+			break;
+		case OPT_PROMETHEUS:
+			c->prometheus = true;
+			break;
+		case OPT_TEXTFILE_DIR:
+			if (!*optarg)
+				return bad_usage("--textfile-dir needs a directory");
+			c->textfile_dir = optarg;
+			break;
+		case OPT_PER_PID:
+			c->per_pid = true;
 			break;
 		case ':':
 			return bad_usage("option '%s' needs an argument", argv[optind - 1]);
@@ -955,12 +1182,79 @@ static int parse_options(struct ctx *c, int argc, char **argv, const struct comm
 			if (!optopt)	/* an unknown long option */
 				return bad_usage("unknown option '%s'", argv[optind - 1]);
 			/* inside "-jx", argv[optind - 1] is not the culprit: name the letter */
-			if (!strchr("djHhVs", optopt))
+			if (!strchr("djHhVswn", optopt))
 				return bad_usage("unknown option '-%c'", optopt);
 			return bad_usage("option '%s' takes no argument", argv[optind - 1]);
 		}
 	}
 	return OPT_DONE;
+}
+
+/* Options that only some commands take, and those that need each other. */
+static int check_options(const struct ctx *c, const struct command *cmd)
+{
+	if ((c->watch || c->count) && !(cmd->flags & CMD_WATCH))
+		return bad_usage("'%s' takes no --watch or --count: its content does not change",
+				 cmd->name);
+	if (c->count && !c->watch)
+		return bad_usage("--count needs --watch");
+	if ((c->prometheus || c->textfile_dir || c->per_pid) && !(cmd->flags & CMD_EXPORT))
+		return bad_usage("--prometheus, --textfile-dir and --per-pid are export options");
+	if (c->sort && !(cmd->flags & CMD_SORT))
+		return bad_usage("--sort is for vmas and top");
+	if ((cmd->flags & CMD_EXPORT) && !c->prometheus && !c->json)
+		return bad_usage("export needs a format: --prometheus (or --json)");
+	if (c->textfile_dir && c->json)
+		return bad_usage("--textfile-dir writes the Prometheus text format: drop --json");
+	return OPT_DONE;
+}
+
+static volatile sig_atomic_t stop_watch;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	stop_watch = 1;
+}
+
+/*
+ * The command once, or with --watch every c->watch seconds until SIGINT or
+ * SIGTERM (which end the current round first: a textfile is never left
+ * half-written) or --count rounds. Errors a retry cannot fix end the loop;
+ * others (the module unloaded for a while) are reported and retried.
+ */
+static int run_command(struct ctx *c, const struct command *cmd)
+{
+	struct sigaction sa = { .sa_handler = on_stop };
+	unsigned long round = 0;
+	int st;
+
+	if (!c->watch)
+		return cmd->run(c);
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	for (;;) {
+		struct timespec ts = { .tv_sec = c->watch };
+
+		if (!c->json && !c->textfile_dir && !(cmd->flags & CMD_EXPORT)) {
+			time_t now = time(NULL);
+			char when[64];
+
+			strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", localtime(&now));
+			printf("%s== %s ==\n", round ? "\n" : "", when);
+		}
+		st = cmd->run(c);
+		if (fflush(stdout) || ferror(stdout) || st == ST_USAGE || st == ST_PERM)
+			break;
+		if (++round == c->count)
+			break;
+		while (!stop_watch && nanosleep(&ts, &ts) && errno == EINTR)
+			;
+		if (stop_watch)
+			break;
+	}
+	return st;
 }
 
 static int finish(int st)
@@ -978,6 +1272,7 @@ int main(int argc, char **argv)
 	struct ctx c = { .sysfs = "/sys" };
 	const struct command *cmd = NULL;
 	const char *env;
+	char mod[64];
 	int st, first;
 
 	if ((env = getenv("MEMINSPECT_SYSFS")) && *env)
@@ -1000,12 +1295,17 @@ int main(int argc, char **argv)
 	st = parse_options(&c, argc - first, argv + first, cmd);
 	if (st != OPT_DONE)
 		return finish(st == OPT_EXIT_OK ? ST_OK : st);
-	if (cmd->takes_pid && optind < argc - first) {
+	if ((cmd->flags & CMD_PID) && optind < argc - first) {
 		c.pid = argv[first + optind++];
 		if (!is_pid(c.pid))
 			return bad_usage("bad PID '%s'", c.pid);
 	}
 	if (optind < argc - first)
 		return bad_usage("unexpected argument '%s'", argv[first + optind]);
-	return finish(cmd->run(&c));
+	st = check_options(&c, cmd);
+	if (st != OPT_DONE)
+		return st;
+	if (module_version(&c, mod, sizeof(mod)) && strcmp(mod, MI_VERSION))
+		warn_version(mod);
+	return finish(run_command(&c, cmd));
 }
