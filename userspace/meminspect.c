@@ -417,37 +417,6 @@ static int bad_usage(const char *fmt, ...);
 
 /* ---- mm, vmas, top: one process's memory (the module's docs/procmem.md) ---- */
 
-/* The whole of fd as a NUL-terminated string; NULL on error (errno set). */
-static char *read_all(int fd, size_t *len)
-{
-	size_t cap = 1 << 16, n = 0;
-	char *buf = malloc(cap), *nb;
-	ssize_t r;
-
-	while (buf) {
-		if (cap - n < 2) {
-			nb = realloc(buf, cap * 2);
-			if (!nb)
-				break;
-			buf = nb;
-			cap *= 2;
-		}
-		r = read(fd, buf + n, cap - n - 1);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			break;
-		if (r == 0) {
-			buf[n] = '\0';
-			*len = n;
-			return buf;
-		}
-		n += (size_t)r;
-	}
-	free(buf);
-	return NULL;
-}
-
 static bool is_pid(const char *s)
 {
 	if (!*s || strlen(s) > 10)
@@ -498,15 +467,12 @@ static int pid_error(const char *file, const char *pid, int err)
 static int read_table(int fd, const char *path, struct mi_table **t)
 {
 	struct mi_error e;
-	size_t len;
-	char *text;
 
-	if (lseek(fd, 0, SEEK_SET) < 0 || !(text = read_all(fd, &len))) {
+	if (lseek(fd, 0, SEEK_SET) < 0) {
 		fprintf(stderr, "meminspect: %s: %s\n", path, strerror(errno));
 		return ST_FORMAT;
 	}
-	*t = mi_table_parse(text, len, path, &e);
-	free(text);
+	*t = mi_table_read_fd(fd, path, &e);
 	if (!*t) {
 		fprintf(stderr, "meminspect: %s\n", e.msg);
 		return ST_FORMAT;
