@@ -13,11 +13,13 @@ ROUNDS=3
 # Objects an idle cache may differ by. With slub_debug (make check's strict
 # 6.1 lane) debugged caches have no per-CPU slabs: the objects the reading
 # processes themselves allocate and free (cat's anon_vma and
-# anon_vma_chain, the debugfs open's kmalloc-512, radix_tree_node) show in
-# every count. Without it they stay in per-CPU slabs, counted in use
+# anon_vma_chain, the debugfs open's kmalloc-512 and filp, radix_tree_node)
+# show in every count. Seen: off by 1 in four caches per round, and once
+# filp off by 3 with the 2000 extra caches (a longer read, more files open
+# meanwhile). Without slub_debug they stay in per-CPU slabs, counted in use
 # throughout: exact.
 IDLE_TOL=0
-grep -q 'slub_debug' /proc/cmdline && IDLE_TOL=2
+grep -q 'slub_debug' /proc/cmdline && IDLE_TOL=4
 MANY=2000
 
 T=$(mi_tmpdir slabs) || exit 1
