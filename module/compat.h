@@ -234,6 +234,7 @@ static inline bool mi_zone_boost(const struct zone *zone, unsigned long *pages)
 #endif
 }
 
+/*
  * Page walk (procmem.c): what smaps reads, one helper per difference.
  */
 
