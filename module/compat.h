@@ -9,10 +9,19 @@
 #define MI_COMPAT_H
 
 #include <linux/compiler.h>
+#include <linux/huge_mm.h>
+#include <linux/mm.h>
 #include <linux/mmzone.h>
+#include <linux/page_idle.h>
+#include <linux/swap.h>
 #include <linux/percpu.h>
 #include <linux/uaccess.h>
 #include <linux/vmstat.h>
+#ifdef MI_HAVE_SOFTLEAF
+#include <linux/leafops.h>
+#else
+#include <linux/swapops.h>
+#endif
 #ifdef CONFIG_X86_KERNEL_IBT
 #include <asm/ibt.h>
 #endif
@@ -224,5 +233,193 @@ static inline bool mi_zone_boost(const struct zone *zone, unsigned long *pages)
 	return false;
 #endif
 }
+
+/*
+ * Page walk (procmem.c): what smaps reads, one helper per difference.
+ */
+
+/*
+ * A per-mm RSS counter as /proc/PID/status reads it.  "mm: fix the
+ * inaccurate memory statistics issue for users" (v6.16, in Debian's 6.12
+ * and 7.3) made status sum the per-CPU counters; before it status read the
+ * approximate value (the per-thread cached deltas up to 6.1, the per-CPU
+ * counter's global part from 6.2).
+ */
+static inline unsigned long mi_mm_counter(struct mm_struct *mm, int member)
+{
+#ifdef MI_HAVE_GET_MM_COUNTER_SUM
+	return get_mm_counter_sum(mm, member);
+#else
+	return get_mm_counter(mm, member);
+#endif
+}
+
+/*
+ * Is @pmd a huge (or non-present huge) entry, the test that
+ * pmd_trans_huge_lock() makes?  Its out-of-line half
+ * __pmd_trans_huge_lock() is not exported, so procmem.c takes pmd_lock()
+ * itself and asks this under the lock.  pmd_is_huge() (7.3) replaced the
+ * is_swap_pmd() || pmd_trans_huge() || pmd_devmap() test.
+ */
+static inline bool mi_pmd_is_huge(pmd_t pmd)
+{
+#ifdef MI_HAVE_PMD_IS_HUGE
+	return pmd_is_huge(pmd);
+#else
+	return is_swap_pmd(pmd) || pmd_trans_huge(pmd) || pmd_devmap(pmd);
+#endif
+}
+
+/*
+ * Is the non-none, non-present @pte a swap entry (not a migration, device
+ * or marker entry)?  Then *@entry is it.  "mm: introduce leaf entry type"
+ * (7.3) replaced is_swap_pte()/non_swap_entry() with the softleaf API.
+ */
+static inline bool mi_pte_swap_entry(pte_t pte, swp_entry_t *entry)
+{
+#ifdef MI_HAVE_SOFTLEAF
+	softleaf_t leaf = softleaf_from_pte(pte);
+
+	*entry = leaf;
+	return softleaf_is_swap(leaf);
+#else
+	if (!is_swap_pte(pte))
+		return false;
+	*entry = pte_to_swp_entry(pte);
+	return !non_swap_entry(*entry);
+#endif
+}
+
+/*
+ * The page flags and counts smaps_account() reads.  Up to 6.1 it works on
+ * the struct page (flag tests resolve to the head page as the page-flags
+ * policies say); "fs/proc/task_mmu: convert smaps_account() to use a folio"
+ * (6.12 has it) moved it to the folio.  The results are the same; the
+ * helpers follow each kernel's own code.
+ */
+#ifdef MI_HAVE_PAGE_MAPCOUNT
+static inline bool mi_page_anon(struct page *page)
+{
+	return PageAnon(page);
+}
+
+static inline bool mi_page_swapbacked(struct page *page)
+{
+	return PageSwapBacked(page);
+}
+
+static inline bool mi_page_dirty(struct page *page)
+{
+	return PageDirty(page);
+}
+
+static inline bool mi_page_young(struct page *page)
+{
+	return page_is_young(page) || PageReferenced(page);
+}
+
+static inline bool mi_page_mapped_once(struct page *page)
+{
+	return page_count(page) == 1;
+}
+
+/* The mapcount smaps divides a page's PSS by; *@exclusive: "private". */
+static inline int mi_page_mapcount(struct page *page, bool *exclusive)
+{
+	int mapcount = page_mapcount(page);
+
+	*exclusive = mapcount < 2;
+	return mapcount;
+}
+
+static inline const char *mi_pss_source(void)
+{
+	return "page_mapcount() per page, as smaps (5.10-6.1)";
+}
+#else
+static inline bool mi_page_anon(struct page *page)
+{
+	return folio_test_anon(page_folio(page));
+}
+
+static inline bool mi_page_swapbacked(struct page *page)
+{
+	return folio_test_swapbacked(page_folio(page));
+}
+
+static inline bool mi_page_dirty(struct page *page)
+{
+	return folio_test_dirty(page_folio(page));
+}
+
+static inline bool mi_page_young(struct page *page)
+{
+	struct folio *folio = page_folio(page);
+
+	return folio_test_young(folio) || folio_test_referenced(folio);
+}
+
+static inline bool mi_page_mapped_once(struct page *page)
+{
+	return folio_ref_count(page_folio(page)) == 1;
+}
+
+#ifdef CONFIG_NO_PAGE_MAPCOUNT
+/*
+ * "mm: CONFIG_NO_PAGE_MAPCOUNT to prepare for not maintain per-page
+ * mapcounts in large folios" (v6.15): smaps divides by the folio's average
+ * per-page mapcount, rounded (fs/proc/internal.h,
+ * folio_average_page_mapcount()), and calls a page private when the folio
+ * is not maybe-mapped-shared.  Not built by Debian: untested.
+ */
+static inline int mi_page_mapcount(struct page *page, bool *exclusive)
+{
+	struct folio *folio = page_folio(page);
+	int mapcount, entire, avg;
+
+	*exclusive = !folio_maybe_mapped_shared(folio);
+	if (!folio_test_large(folio))
+		return atomic_read(&folio->_mapcount) + 1;
+	mapcount = folio_large_mapcount(folio);
+	if (unlikely(mapcount <= 0))
+		return 0;
+	entire = folio_entire_mapcount(folio);
+	if (mapcount <= entire)
+		return entire;
+	mapcount -= entire;
+	avg = ((unsigned int)mapcount + folio_large_nr_pages(folio) / 2) >>
+	      folio_large_order(folio);
+	return max_t(int, avg + entire, 1);
+}
+
+static inline const char *mi_pss_source(void)
+{
+	return "CONFIG_NO_PAGE_MAPCOUNT: average mapcount per folio, as smaps";
+}
+#else
+/*
+ * "mm: remove page_mapcount()" left smaps with folio_precise_page_mapcount()
+ * (fs/proc/internal.h, 6.12; under CONFIG_PAGE_MAPCOUNT from 6.15): the
+ * page's own mapcount (0 for a typed page) plus the folio's PMD mappings.
+ */
+static inline int mi_page_mapcount(struct page *page, bool *exclusive)
+{
+	struct folio *folio = page_folio(page);
+	int mapcount = atomic_read(&page->_mapcount) + 1;
+
+	if (page_mapcount_is_type(mapcount))
+		mapcount = 0;
+	if (folio_test_large(folio))
+		mapcount += folio_entire_mapcount(folio);
+	*exclusive = mapcount < 2;
+	return mapcount;
+}
+
+static inline const char *mi_pss_source(void)
+{
+	return "folio_precise_page_mapcount() per page, as smaps (6.12+)";
+}
+#endif /* CONFIG_NO_PAGE_MAPCOUNT */
+#endif /* MI_HAVE_PAGE_MAPCOUNT */
 
 #endif /* MI_COMPAT_H */

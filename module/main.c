@@ -14,12 +14,14 @@
 #include "buddy.h"
 #include "capabilities.h"
 #include "ksyms.h"
+#include "procmem.h"
 #include "slab.h"
 #include "summary.h"
 #include "zones.h"
 
 /*
- * The files, all 0400: they show kernel internals, for root only.
+ * The files, 0400 (0600 where a write chooses what to show): they show
+ * kernel internals, for root only.
  *
  * Unloading while a reader is busy is safe: debugfs hands each open file
  * a proxy, whose open takes a reference on fops->owner (THIS_MODULE), so
@@ -32,6 +34,7 @@ static const struct mi_file {
 	const char *name;
 	const struct file_operations *fops;
 	const char *detail;
+	umode_t mode;		/* 0: 0400 */
 } mi_files[] = {
 	{ "summary", &mi_summary_fops,
 	  "memory totals with their /proc/meminfo counterparts" },
@@ -45,6 +48,11 @@ static const struct mi_file {
 	  "exact free blocks per node, zone, migratetype and order; pageblocks" },
 	{ "fragmentation", &mi_fragmentation_fops,
 	  "unusable and extfrag indexes, free blocks per order and migratetype" },
+	{ "mm", &mi_mm_fops,
+	  "one process's mm_struct and page-walk rollup (pid written to the open file)",
+	  0600 },
+	{ "vmas", &mi_vmas_fops,
+	  "one row per VMA of one process, with its page-walk figures", 0600 },
 };
 
 static struct mi_cap mi_file_caps[ARRAY_SIZE(mi_files)];
@@ -61,6 +69,7 @@ static int __init mi_init(void)
 	mi_slab_init();
 	mi_zones_init();
 	mi_buddy_init();
+	mi_procmem_init();
 
 	for (i = 0; i < ARRAY_SIZE(mi_files); i++) {
 		mi_file_caps[i].name = mi_files[i].name;
@@ -78,8 +87,9 @@ static int __init mi_init(void)
 	for (i = 0; i < ARRAY_SIZE(mi_files); i++) {
 		struct dentry *file;
 
-		file = debugfs_create_file(mi_files[i].name, 0400, mi_dir, NULL,
-					   mi_files[i].fops);
+		file = debugfs_create_file(mi_files[i].name,
+					   mi_files[i].mode ?: 0400, mi_dir,
+					   NULL, mi_files[i].fops);
 		if (IS_ERR(file)) {
 			err = PTR_ERR(file);
 			pr_err("cannot create debugfs file %s: %d\n",
@@ -93,6 +103,7 @@ remove_dir:
 	debugfs_remove_recursive(mi_dir);
 unregister_files:
 	mi_caps_unregister(&mi_file_table);
+	mi_procmem_exit();
 	mi_buddy_exit();
 	mi_zones_exit();
 	mi_slab_exit();
@@ -105,6 +116,7 @@ static void __exit mi_exit(void)
 {
 	debugfs_remove_recursive(mi_dir);
 	mi_caps_unregister(&mi_file_table);
+	mi_procmem_exit();
 	mi_buddy_exit();
 	mi_zones_exit();
 	mi_slab_exit();

@@ -82,5 +82,47 @@ grep -q 'unsigned long[[:space:]]*watermark_boost;' "$mmzone" &&
 grep -q 'get_pfnblock_migratetype(' \
 	"$srctree/include/linux/pageblock-flags.h" 2>/dev/null &&
 	flags="$flags -DMI_HAVE_GET_PFNBLOCK_MIGRATETYPE"
+# Page walk (mm, vmas).  mm.h and friends of the running kernel:
+mm_h=$srctree/include/linux/mm.h
+huge_mm_h=$srctree/include/linux/huge_mm.h
+
+# "mm: remove page_mapcount()" (Matthew Wilcox, v6.12 cycle; fs/proc moved to
+# folio_precise_page_mapcount(), 6.12): smaps counts on struct page with the
+# inline page_mapcount() where it still exists (5.10, 6.1).
+grep -q 'static inline int page_mapcount(struct page' "$mm_h" 2>/dev/null &&
+	flags="$flags -DMI_HAVE_PAGE_MAPCOUNT"
+
+# "mm/pgtable: allow pte_offset_map[_lock]() to fail" (0d940a9b270b, v6.5)
+# made pte_offset_map_lock() call the unexported __pte_offset_map_lock();
+# later (in 7.3, not 6.12) pte_offset_map_lock() itself became out of line.
+if grep -q '^pte_t \*__pte_offset_map_lock(' "$mm_h" 2>/dev/null; then
+	flags="$flags -DMI_PTE_MAP_LOCK_SYM=__pte_offset_map_lock"
+elif grep -q '^pte_t \*pte_offset_map_lock(' "$mm_h" 2>/dev/null; then
+	flags="$flags -DMI_PTE_MAP_LOCK_SYM=pte_offset_map_lock"
+fi
+
+# For sparse only: where rcu_read_unlock() says __release(RCU) (up to 6.x;
+# 7.x spells it __release_shared(RCU)), the RCU read lock that
+# __pte_offset_map_lock() takes must be announced to sparse as well.
+grep -q '__release(RCU);' "$srctree/include/linux/rcupdate.h" 2>/dev/null &&
+	flags="$flags -DMI_RCU_SPARSE_CONTEXT"
+
+# "mm/huge_memory: introduce pmd_is_huge()" (in 7.3, not 6.12): the one test
+# for a huge or non-present (migration) PMD entry, after pmd_devmap() went.
+grep -q 'static inline bool pmd_is_huge(' "$huge_mm_h" 2>/dev/null &&
+	flags="$flags -DMI_HAVE_PMD_IS_HUGE"
+
+# "mm: introduce leaf entry type and use to simplify leaf entry logic"
+# (Lorenzo Stoakes, in 7.3): softleaf_from_pte() replaces is_swap_pte() and
+# pte_to_swp_entry() for decoding non-present PTEs.
+[ -r "$srctree/include/linux/leafops.h" ] &&
+	flags="$flags -DMI_HAVE_SOFTLEAF"
+
+# "mm: fix the inaccurate memory statistics issue for users" (v6.16;
+# backported to 6.12.y, Debian 6.12.95 has it): /proc/PID/status sums the
+# per-CPU RSS counters with get_mm_counter_sum() instead of reading the
+# approximate get_mm_counter().
+grep -q 'get_mm_counter_sum(' "$mm_h" 2>/dev/null &&
+	flags="$flags -DMI_HAVE_GET_MM_COUNTER_SUM"
 
 echo "$flags"

@@ -36,9 +36,17 @@ mi_check_kernel() {
 mi_lane_append() {
 	case "$1" in
 	6.1) echo "slub_debug=FZPU panic_on_warn=1" ;;
-	debug) echo "kmemleak=on" ;;
+	# watchdog_thresh=60: a soft lockup is reported after 120 s, not 20 s.
+	# Under TCG on a loaded host KASAN makes the kernel's own exit_mmap()
+	# of a 16k-VMA process run 23 s without a reschedule (seen in
+	# unlink_anon_vmas, no meminspect frame); hangs of our own are still
+	# caught, by the detectors and by the per-test timeouts.
+	debug) echo "kmemleak=on watchdog_thresh=60" ;;
 	esac
 }
+# vm-run --timeout per lane: the debug kernel (KASAN, lockdep, kmemleak)
+# runs the suite several times slower than the stock kernels.
+mi_lane_timeout() { [ "$1" = debug ] && echo 2400 || echo 900; }
 mi_lane_mem() { [ "$1" = debug ] && echo 2G || echo 1G; }
 # The pass for selftests/big_*.sh needs MemTotal >= 1800 MiB: with 2 GiB the debug kernel
 # shows 1680 MiB (KASAN's shadow, kmemleak's pool), so it would need 3 GiB.

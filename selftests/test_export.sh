@@ -158,6 +158,27 @@ for pair in mem_total_bytes:MemTotal hugepage_size_bytes:Hugepagesize; do
 	fi
 done
 
+# ---- files of one process: mm and vmas are never exported ---------------------
+
+# Read without a written pid they show the reader itself: with or without
+# --per-pid no sample of theirs and no pid label (docs/export.md).
+for pp in "" --per-pid; do
+	w=${pp:-(no --per-pid)}
+	run_reader "export --prometheus $w" "$MI_READER" export --prometheus $pp
+	for f in mm vmas; do
+		if ! awk -v f="$f" 'NR > 1 && $1 == f && $2 == "file" && $3 == "yes" { y = 1 }
+		     END { exit !y }' "$MI_DIR/capabilities"; then
+			skip "export $w: $f left out" "$f not available on this kernel"
+			continue
+		fi
+		check "export $w: $f left out, with a comment" \
+			grep -q "^# meminspect: $f left out: " "$T/out"
+	done
+	check "export $w: no mm/vmas sample, no pid label" \
+		sh -c "! grep -Eq '^meminspect_(mm|vmas)_|pid=' '$T/out'"
+	[ -n "$pp" ] && cp "$T/out" "$T/per-pid.prom"
+done
+
 # ---- atomic replacement under --watch ---------------------------------------
 
 # A writer rewrites the file every second while a reader reads it: every
@@ -189,6 +210,7 @@ check "textfile under --watch: no temporary file left behind" [ -z "$left" ]
 # ---- for the host: jq, promtool, node_exporter -------------------------------
 
 emit export.prom "$P"
+emit export-per-pid.prom "$T/per-pid.prom"
 for cmd in summary capabilities report; do
 	run_reader "$cmd --json" "$MI_READER" "$cmd" --json
 	emit "$cmd.json" "$T/out"

@@ -42,6 +42,13 @@ struct prom_rule {
 	 * becomes the order label).
 	 */
 	const char *pivot;
+	/*
+	 * Why the file is never exported, said in a "#" comment. mm and vmas
+	 * show the process that reads them unless a pid is written to the open
+	 * file: export would publish its own memory under a pid that changes
+	 * every run, and it never chooses a target (meminspect mm PID, top).
+	 */
+	const char *left_out;
 };
 
 /*
@@ -73,6 +80,8 @@ static const struct prom_rule prom_rules[] = {
 	{ .file = "slabs", .labels = "name",
 	  .renames = "name=cache object_size=object_size_bytes slab_size=slab_size_bytes "
 		     "align=align_bytes" },
+	{ .file = "mm", .left_out = "the reading process's own memory (meminspect mm PID, top)" },
+	{ .file = "vmas", .left_out = "the reading process's own mappings (meminspect vmas PID)" },
 	{ .labels = DEFAULT_LABELS, .per_pid = "pid" },
 };
 
@@ -502,6 +511,11 @@ int prom_export_table(struct prom_out *o, const char *file, const struct mi_tabl
 {
 	const struct prom_rule *r = rule_of(file);
 
+	if (r->left_out) {
+		if (!o->j)
+			fprintf(o->f, "# meminspect: %s left out: %s\n", file, r->left_out);
+		return 0;
+	}
 	if (r->shape == PROM_LONG && mi_field_index(t, "field") >= 0 &&
 	    mi_field_index(t, "value") >= 0)
 		return export_long(o, file, t, r);

@@ -44,7 +44,8 @@ void prom_sample(struct prom_out *o, const char *name, const char *const *labels
 /*
  * All figures of table t (the module's file `file`). 0, or -EINVAL when
  * the file cannot be mapped (duplicate series; message on stderr), or
- * -ENOMEM. A file with per-process rows is left out unless o->per_pid.
+ * -ENOMEM. A file with per-process rows is left out unless o->per_pid;
+ * mm and vmas (the reading process's own memory) always are.
  */
 int prom_export_table(struct prom_out *o, const char *file, const struct mi_table *t);
 

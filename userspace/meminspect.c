@@ -45,7 +45,10 @@ struct ctx {
 	const char *textfile_dir;
 	bool per_pid;
 	/* slab only */
-	const struct slab_key *sort;	/* --sort; NULL: by size */
+	const struct slab_key *sort;	/* slab --sort; NULL: by size */
+	const char *sort_arg;	/* --sort KEY as given */
+	const char *psort;	/* vmas, top: --sort KEY */
+	const char *pid;	/* mm, vmas: the optional PID argument */
 	unsigned long top;	/* --top N: the first N rows; 0: all */
 	bool aliases;		/* --aliases: alias_names from /sys/kernel/slab */
 	struct mi_table *slabs_prev;	/* slab --watch: the last round's, for growth */
@@ -56,6 +59,8 @@ enum {
 	CMD_WATCH = 1,		/* its figures change: --watch, --count */
 	CMD_EXPORT = 2,		/* --prometheus, --textfile-dir, --per-pid */
 	CMD_SLAB = 4,		/* --sort, --top, --aliases */
+	CMD_PID = 8,		/* one optional PID argument */
+	CMD_SORT = 16,		/* --sort rss|pss|uss|swap */
 };
 
 struct command {
@@ -1118,6 +1123,377 @@ static int cmd_export(struct ctx *c)
 	return export_to(c, stdout);
 }
 
+__attribute__((format(printf, 1, 2)))
+static int bad_usage(const char *fmt, ...);
+
+/* ---- mm, vmas, top: one process's memory (the module's docs/procmem.md) ---- */
+
+static bool is_pid(const char *s)
+{
+	if (!*s || strlen(s) > 10)
+		return false;
+	for (; *s; s++)
+		if (*s < '0' || *s > '9')
+			return false;
+	return true;
+}
+
+/*
+ * Choose PID as the target of the open file fd (docs: write the pid, then
+ * read).  Quiet: ST_OK, or the errno in *err and a non-zero status.
+ */
+static int choose_pid(int fd, const char *pid, int *err)
+{
+	char line[32];
+	int n = snprintf(line, sizeof(line), "%s\n", pid);
+
+	if (write(fd, line, (size_t)n) == n)
+		return ST_OK;
+	*err = errno;
+	return ST_FORMAT;
+}
+
+static int pid_error(const char *file, const char *pid, int err)
+{
+	switch (err) {
+	case ESRCH:
+		fprintf(stderr, "meminspect: %s: no process %s\n", file, pid);
+		return ST_FORMAT;
+	case EACCES:
+	case EPERM:
+		fprintf(stderr, "meminspect: %s: may not read process %s (needs ptrace read access, as /proc/%s/smaps)\n",
+			file, pid, pid);
+		return ST_PERM;
+	case EINVAL:
+	case ERANGE:
+		fprintf(stderr, "meminspect: %s: bad pid '%s'\n", file, pid);
+		return ST_USAGE;
+	default:
+		fprintf(stderr, "meminspect: %s: choosing pid %s: %s\n", file, pid, strerror(err));
+		return ST_FORMAT;
+	}
+}
+
+/* Read an already open module file from its start and parse it. */
+static int read_table(int fd, const char *path, struct mi_table **t)
+{
+	struct mi_error e;
+
+	if (lseek(fd, 0, SEEK_SET) < 0) {
+		fprintf(stderr, "meminspect: %s: %s\n", path, strerror(errno));
+		return ST_FORMAT;
+	}
+	*t = mi_table_read_fd(fd, path, &e);
+	if (!*t) {
+		fprintf(stderr, "meminspect: %s\n", e.msg);
+		return ST_FORMAT;
+	}
+	return ST_OK;
+}
+
+/* FILE (mm or vmas) for c->pid, or for the reader itself without one. */
+static int load_process(const struct ctx *c, const char *file, struct mi_table **t)
+{
+	struct mi_error e;
+	struct statfs fs;
+	char path[4096];
+	int fd, st, err;
+
+	if (!c->pid)
+		return load(c, file, t);
+	snprintf(path, sizeof(path), "%s/%s", c->dir, file);
+	/* a pid is written to the file: never to a copy of it */
+	if (statfs(c->dir, &fs) == 0 && fs.f_type != DEBUGFS_MAGIC) {
+		fprintf(stderr, "meminspect: %s is not the module's debugfs directory: a PID needs the live files\n",
+			c->dir);
+		return ST_USAGE;
+	}
+	fd = open(path, O_RDWR);
+	if (fd < 0) {
+		e.sys_errno = errno;
+		snprintf(e.msg, sizeof(e.msg), "%.400s: %s", path, strerror(errno));
+		return open_failed(c, &e);
+	}
+	st = choose_pid(fd, c->pid, &err);
+	if (st)
+		st = pid_error(file, c->pid, err);
+	else
+		st = read_table(fd, path, t);
+	close(fd);
+	return st;
+}
+
+/* The notes of a record-less answer (kernel thread, zombie) as an error. */
+static int no_memory(const struct mi_table *t, const char *file)
+{
+	for (size_t i = 0; i < mi_nnotes(t); i++)
+		fprintf(stderr, "meminspect: %s: %s\n", file, mi_note(t, i));
+	return ST_FORMAT;
+}
+
+static void put_notes(FILE *f, const struct mi_table *t)
+{
+	for (size_t i = 0; i < mi_nnotes(t); i++)
+		fprintf(f, "# %s\n", mi_note(t, i));
+}
+
+/* Parse text that this reader built (same format); frees text. */
+static int parse_built(char *text, size_t len, const char *name, struct mi_table **t)
+{
+	struct mi_error e;
+
+	*t = text ? mi_table_parse(text, len, name, &e) : NULL;
+	free(text);
+	if (!*t) {
+		fprintf(stderr, "meminspect: %s\n", text ? e.msg : "out of memory");
+		return ST_FORMAT;
+	}
+	return ST_OK;
+}
+
+static const char *const mm_fields[] = { "pid", "rss_kb", "pss_kb", "uss_kb", "swap_kb", "comm", NULL };
+static const char *const vmas_fields[] = { "start", "end", "rss_kb", "pss_kb", "uss_kb", "swap_kb", "name", NULL };
+
+static int require(const struct mi_table *t, const char *const *fields)
+{
+	struct mi_error e;
+
+	if (mi_require_fields(t, &e, fields))
+		return ST_OK;
+	fprintf(stderr, "meminspect: %s\n", e.msg);
+	return ST_FORMAT;
+}
+
+/* mm: the one record, shown as "field value" rows; JSON: one object. */
+static int cmd_mm(struct ctx *c)
+{
+	struct mi_table *t, *v;
+	size_t len;
+	char *text = NULL;
+	FILE *f;
+	int st = load_process(c, "mm", &t);
+
+	if (st)
+		return st;
+	st = require(t, mm_fields);
+	if (!st && mi_nrecords(t) != 1)
+		st = no_memory(t, "mm");
+	if (st)
+		goto out;
+	if (c->json) {
+		struct json j;
+
+		json_init(&j, stdout);
+		json_record(&j, t, 0);
+		json_finish(&j);
+		for (size_t i = 0; i < mi_nnotes(t); i++)
+			fprintf(stderr, "meminspect: mm: note: %s\n", mi_note(t, i));
+		goto out;
+	}
+	f = open_memstream(&text, &len);
+	if (!f) {
+		st = ST_FORMAT;
+		goto out;
+	}
+	fputs("field value\n", f);
+	for (size_t i = 0; i < mi_nfields(t); i++)
+		fprintf(f, "%s %s\n", mi_field_name(t, i), mi_value(t, 0, i));
+	put_notes(f, t);
+	fclose(f);
+	st = parse_built(text, len, "mm", &v);
+	if (!st) {
+		st = print_table(c, v);
+		mi_table_free(v);
+	}
+out:
+	mi_table_free(t);
+	return st;
+}
+
+static const char *sort_field(const char *key)
+{
+	static const char *const keys[][2] = {
+		{ "rss", "rss_kb" }, { "pss", "pss_kb" }, { "uss", "uss_kb" }, { "swap", "swap_kb" },
+	};
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (!strcmp(key, keys[i][0]))
+			return keys[i][1];
+	return NULL;
+}
+
+/* qsort has no context argument: the column being sorted on. */
+static const struct mi_table *sort_table;
+static int sort_col;
+
+static long long num_of(const char *v)
+{
+	long long n;
+
+	return mi_parse_s64(v, &n) ? -1 : n;
+}
+
+/* descending by the column, then by the original order */
+static int by_column(const void *a, const void *b)
+{
+	size_t ra = *(const size_t *)a, rb = *(const size_t *)b;
+	long long va = num_of(mi_value(sort_table, ra, (size_t)sort_col));
+	long long vb = num_of(mi_value(sort_table, rb, (size_t)sort_col));
+
+	if (va != vb)
+		return va < vb ? 1 : -1;
+	return ra < rb ? -1 : ra > rb;
+}
+
+/* t's records reordered by --sort (descending), as a new table. */
+static int sorted(const struct ctx *c, const struct mi_table *t, const char *dflt, struct mi_table **out)
+{
+	const char *field = sort_field(c->psort ? c->psort : dflt);
+	size_t n = mi_nrecords(t), len, *order;
+	char *text = NULL;
+	FILE *f;
+
+	if (!field)
+		return bad_usage("--sort takes rss, pss, uss or swap, not '%s'", c->psort);
+	sort_col = mi_field_index(t, field);
+	if (sort_col < 0) {
+		fprintf(stderr, "meminspect: %s has no field %s\n", mi_table_name(t), field);
+		return ST_FORMAT;
+	}
+	order = calloc(n ? n : 1, sizeof(*order));
+	f = order ? open_memstream(&text, &len) : NULL;
+	if (!f) {
+		free(order);
+		fprintf(stderr, "meminspect: out of memory\n");
+		return ST_FORMAT;
+	}
+	for (size_t r = 0; r < n; r++)
+		order[r] = r;
+	sort_table = t;
+	qsort(order, n, sizeof(*order), by_column);
+	for (size_t i = 0; i < mi_nfields(t); i++)
+		fprintf(f, "%s%s", i ? " " : "", mi_field_name(t, i));
+	fputc('\n', f);
+	for (size_t r = 0; r < n; r++) {
+		for (size_t i = 0; i < mi_nfields(t); i++)
+			fprintf(f, "%s%s", i ? " " : "", mi_value(t, order[r], i));
+		fputc('\n', f);
+	}
+	put_notes(f, t);
+	fclose(f);
+	free(order);
+	return parse_built(text, len, mi_table_name(t), out);
+}
+
+static int show_table(const struct ctx *c, const struct mi_table *t, const char *file)
+{
+	struct json j;
+
+	if (!c->json)
+		return print_table(c, t);
+	json_init(&j, stdout);
+	json_records(&j, t);
+	json_finish(&j);
+	for (size_t i = 0; i < mi_nnotes(t); i++)
+		fprintf(stderr, "meminspect: %s: note: %s\n", file, mi_note(t, i));
+	return ST_OK;
+}
+
+static int cmd_vmas(struct ctx *c)
+{
+	struct mi_table *t, *s = NULL;
+	int st = load_process(c, "vmas", &t);
+
+	if (st)
+		return st;
+	st = require(t, vmas_fields);
+	if (!st && !mi_nrecords(t) && mi_nnotes(t))
+		st = no_memory(t, "vmas");
+	if (!st && c->psort)
+		st = sorted(c, t, "pss", &s);
+	if (!st)
+		st = show_table(c, s ? s : t, "vmas");
+	mi_table_free(s);
+	mi_table_free(t);
+	return st;
+}
+
+/* top: every process's mm rollup, one open file re-targeted per pid. */
+static int cmd_top(struct ctx *c)
+{
+	static const char *const cols[] = { "pid", "rss_kb", "pss_kb", "uss_kb", "swap_kb", "swap_pss_kb" };
+	struct mi_table *t, *all = NULL, *s = NULL;
+	char path[4096], proc[300], *text = NULL;
+	unsigned long long pss = 0, uss = 0;
+	unsigned int n = 0, skipped = 0;
+	struct dirent *d;
+	size_t len;
+	int fd, st = ST_OK, err;
+	FILE *f;
+	DIR *dir;
+
+	if (c->psort && !sort_field(c->psort))
+		return bad_usage("--sort takes rss, pss, uss or swap, not '%s'", c->psort);
+	snprintf(path, sizeof(path), "%s/mm", c->dir);
+	fd = open(path, O_RDWR);
+	if (fd < 0) {
+		struct mi_error e = { .sys_errno = errno };
+
+		snprintf(e.msg, sizeof(e.msg), "%.400s: %s", path, strerror(errno));
+		return open_failed(c, &e);
+	}
+	snprintf(proc, sizeof(proc), "%s/../proc", c->sysfs);
+	dir = opendir(strcmp(c->sysfs, "/sys") ? proc : "/proc");
+	f = open_memstream(&text, &len);
+	if (!dir || !f) {
+		fprintf(stderr, "meminspect: /proc: %s\n", strerror(errno));
+		st = ST_FORMAT;
+		goto out;
+	}
+	fprintf(f, "pid rss_kb pss_kb uss_kb swap_kb swap_pss_kb comm\n");
+	while ((d = readdir(dir))) {
+		if (!is_pid(d->d_name))
+			continue;
+		/* gone, or not ours to read: skip, as smem does */
+		if (choose_pid(fd, d->d_name, &err)) {
+			skipped++;
+			continue;
+		}
+		if (read_table(fd, path, &t))
+			continue;
+		if (mi_nrecords(t) == 1 && !require(t, mm_fields) &&
+		    !mi_is_none(mi_get(t, 0, "pss_kb"))) {
+			for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
+				fprintf(f, "%s ", mi_get(t, 0, cols[i]));
+			fprintf(f, "%s\n", mi_get(t, 0, "comm"));
+			pss += (unsigned long long)num_of(mi_get(t, 0, "pss_kb"));
+			uss += (unsigned long long)num_of(mi_get(t, 0, "uss_kb"));
+			n++;
+		}
+		mi_table_free(t);
+	}
+	fprintf(f, "# %u processes: pss %llu kB, uss %llu kB in all; %u could not be read (exited or not permitted); kernel threads have no user memory\n",
+		n, pss, uss, skipped);
+	fclose(f);
+	f = NULL;
+	st = parse_built(text, len, "top", &all);
+	text = NULL;
+	if (!st)
+		st = sorted(c, all, "pss", &s);
+	if (!st)
+		st = show_table(c, s, "top");
+out:
+	if (f)
+		fclose(f);
+	free(text);
+	if (dir)
+		closedir(dir);
+	mi_table_free(s);
+	mi_table_free(all);
+	close(fd);
+	return st;
+}
+
 static const struct command commands[] = {
 	{ "summary", cmd_summary, CMD_WATCH, "memory on this box: field, value, unit",
 	  "Prints the module's summary file: one row per figure (docs/summary.md).\n"
@@ -1187,6 +1563,27 @@ static const struct command commands[] = {
 	  "when the module cannot be read: meminspect_up is then 0.\n"
 	  "--json prints the same samples as an array of\n"
 	  "  {\"metric\": \"meminspect_up\", \"type\": \"gauge\", \"labels\": {}, \"value\": 1}\n" },
+	{ "mm", cmd_mm, CMD_WATCH | CMD_PID, "one process's memory: status figures and the smaps rollup",
+	  "meminspect mm [PID]: the module's mm file for PID (default: meminspect\n"
+	  "itself), shown as field/value rows: the mm_struct figures of\n"
+	  "/proc/PID/status and the page-walk rollup of /proc/PID/smaps_rollup\n"
+	  "(rss, pss, uss, swap, ...; all _kb in kB).\n"
+	  "--json prints one object: {\"pid\": 1, \"rss_kb\": 1720, ..., \"comm\": \"init\"}.\n"
+	  "A kernel thread or zombie has no user memory: that is said on stderr, exit 1.\n"
+	  "--watch SECONDS repeats it every SECONDS, as for summary.\n" },
+	{ "vmas", cmd_vmas, CMD_WATCH | CMD_PID | CMD_SORT,
+	  "one process's mappings with RSS, PSS, USS and swap each",
+	  "meminspect vmas [PID] [--sort rss|pss|uss|swap]: one row per VMA of PID\n"
+	  "(default: meminspect itself), as /proc/PID/smaps; --sort orders the rows\n"
+	  "by that figure, largest first.\n"
+	  "--json prints an array of objects, one per VMA.\n"
+	  "--watch SECONDS repeats it every SECONDS, as for summary.\n" },
+	{ "top", cmd_top, CMD_WATCH | CMD_SORT, "every process by PSS and USS, like smem",
+	  "meminspect top [--sort rss|pss|uss|swap]: the mm rollup of every process\n"
+	  "that may be read, largest PSS first (or by --sort); kernel threads and\n"
+	  "processes that exit meanwhile are left out (a note counts them).\n"
+	  "--json prints an array of objects: [{\"pid\": 1, \"rss_kb\": ..., \"comm\": \"init\"}, ...].\n"
+	  "--watch SECONDS repeats it every SECONDS, as for summary.\n" },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -1201,9 +1598,11 @@ static const char options_help[] =
 	"  -H, --human     sizes in B/KiB/MiB/GiB instead of kB (tables only)\n"
 	"  -h, --help      show this help; after COMMAND, that command's help\n"
 	"  -V, --version   print the reader's and the loaded module's versions\n"
-	"  -w, --watch SECONDS  repeat every SECONDS (summary, zones, buddy, frag, slab,\n"
-	"                  report, export; zones, buddy, frag show changes as N(+D))\n"
+	"  -w, --watch SECONDS  repeat every SECONDS (all but capabilities; zones,\n"
+	"                  buddy, frag show changes as N(+D))\n"
 	"  -n, --count N   with --watch: stop after N rounds\n"
+	"vmas, top:\n"
+	"  --sort KEY      rss, pss, uss or swap, largest first\n"
 	"slab only:\n"
 	"  --sort KEY      name, size, waste, objs or growth (needs --watch)\n"
 	"  --top N         only the first N rows\n"
@@ -1302,7 +1701,12 @@ static int parse_options(struct ctx *c, int argc, char **argv, const struct comm
 
 	opterr = 0;	/* our own messages, naming meminspect, not argv[0] */
 	optind = 0;	/* glibc: full re-initialisation for the second pass */
-	while ((opt = getopt_long(argc, argv, "+:d:jHhVw:n:", longopts, NULL)) != -1) {
+	/*
+	 * Before COMMAND, stop at it ("+"); after it, GNU getopt moves the
+	 * operands (a PID) behind the options: "vmas 1 --sort pss" works.
+	 */
+	while ((opt = getopt_long(argc, argv, cmd ? ":d:jHhVw:n:" : "+:d:jHhVw:n:", longopts,
+				  NULL)) != -1) {
 		switch (opt) {
 		case 'd':
 			if (!*optarg)
@@ -1348,10 +1752,7 @@ static int parse_options(struct ctx *c, int argc, char **argv, const struct comm
 			c->per_pid = true;
 			break;
 		case OPT_SORT:
-			c->sort = slab_key(optarg);
-			if (!c->sort)
-				return bad_usage("--sort takes name, size, waste, objs or growth, not '%s'",
-						 optarg);
+			c->sort_arg = optarg;	/* its keys depend on the command */
 			break;
 		case OPT_TOP:
 			if (mi_parse_u64(optarg, &n) || n < 1 || n > 1000000)
@@ -1377,8 +1778,20 @@ static int parse_options(struct ctx *c, int argc, char **argv, const struct comm
 }
 
 /* Options that only some commands take, and those that need each other. */
-static int check_options(const struct ctx *c, const struct command *cmd)
+static int check_options(struct ctx *c, const struct command *cmd)
 {
+	if (c->sort_arg && (cmd->flags & CMD_SLAB)) {
+		c->sort = slab_key(c->sort_arg);
+		if (!c->sort)
+			return bad_usage("--sort takes name, size, waste, objs or growth, not '%s'",
+					 c->sort_arg);
+	} else if (c->sort_arg && (cmd->flags & CMD_SORT)) {
+		if (!sort_field(c->sort_arg))
+			return bad_usage("--sort takes rss, pss, uss or swap, not '%s'", c->sort_arg);
+		c->psort = c->sort_arg;
+	} else if (c->sort_arg) {
+		return bad_usage("--sort is for slab, vmas and top");
+	}
 	if ((c->watch || c->count) && !(cmd->flags & CMD_WATCH))
 		return bad_usage("'%s' takes no --watch or --count: its content does not change",
 				 cmd->name);
@@ -1390,8 +1803,8 @@ static int check_options(const struct ctx *c, const struct command *cmd)
 		return bad_usage("export needs a format: --prometheus (or --json)");
 	if (c->textfile_dir && c->json)
 		return bad_usage("--textfile-dir writes the Prometheus text format: drop --json");
-	if ((c->sort || c->top || c->aliases) && !(cmd->flags & CMD_SLAB))
-		return bad_usage("--sort, --top and --aliases are slab options");
+	if ((c->top || c->aliases) && !(cmd->flags & CMD_SLAB))
+		return bad_usage("--top and --aliases are slab options");
 	if (sorts_by_growth(c) && !c->watch)
 		return bad_usage("--sort growth needs --watch");
 	return OPT_DONE;
@@ -1485,6 +1898,11 @@ int main(int argc, char **argv)
 	st = parse_options(&c, argc - first, argv + first, cmd);
 	if (st != OPT_DONE)
 		return finish(st == OPT_EXIT_OK ? ST_OK : st);
+	if ((cmd->flags & CMD_PID) && optind < argc - first) {
+		c.pid = argv[first + optind++];
+		if (!is_pid(c.pid))
+			return bad_usage("bad PID '%s'", c.pid);
+	}
 	if (optind < argc - first)
 		return bad_usage("unexpected argument '%s'", argv[first + optind]);
 	st = check_options(&c, cmd);

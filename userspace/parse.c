@@ -307,16 +307,11 @@ struct mi_table *mi_table_parse(const char *text, size_t len, const char *name,
 	return parse_owned(buf, len, name, err);
 }
 
-struct mi_table *mi_table_read(const char *path, struct mi_error *err)
+struct mi_table *mi_table_read_fd(int fd, const char *name, struct mi_error *err)
 {
 	size_t len = 0, cap = 4096;
 	char *buf = NULL;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
-	if (fd < 0) {
-		set_err(err, errno, "%s: %s", path, strerror(errno));
-		return NULL;
-	}
 	for (;;) {
 		ssize_t n;
 
@@ -327,12 +322,12 @@ struct mi_table *mi_table_read(const char *path, struct mi_error *err)
 				cap *= 2;
 			if (cap > MI_MAX_FILE + 1) {
 				set_err(err, 0, "%s: larger than %u MiB, not a meminspect table",
-					path, MI_MAX_FILE >> 20);
+					name, MI_MAX_FILE >> 20);
 				goto fail;
 			}
 			nb = realloc(buf, cap);
 			if (!nb) {
-				set_err(err, ENOMEM, "%s: out of memory", path);
+				set_err(err, ENOMEM, "%s: out of memory", name);
 				goto fail;
 			}
 			buf = nb;
@@ -341,19 +336,31 @@ struct mi_table *mi_table_read(const char *path, struct mi_error *err)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
-			set_err(err, errno, "%s: %s", path, strerror(errno));
+			set_err(err, errno, "%s: %s", name, strerror(errno));
 			goto fail;
 		}
 		if (n == 0)
 			break;
 		len += (size_t)n;
 	}
-	close(fd);
-	return parse_owned(buf, len, path, err);
+	return parse_owned(buf, len, name, err);
 fail:
-	close(fd);
 	free(buf);
 	return NULL;
+}
+
+struct mi_table *mi_table_read(const char *path, struct mi_error *err)
+{
+	struct mi_table *t;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		set_err(err, errno, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	t = mi_table_read_fd(fd, path, err);
+	close(fd);
+	return t;
 }
 
 const char *mi_table_name(const struct mi_table *t)

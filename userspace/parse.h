@@ -19,6 +19,8 @@ struct mi_error {
 
 /* Both return NULL and fill *err on any failure; never a partial table. */
 struct mi_table *mi_table_read(const char *path, struct mi_error *err);
+/* The rest of the open file fd (from its current offset); name for messages. */
+struct mi_table *mi_table_read_fd(int fd, const char *name, struct mi_error *err);
 /* Parse text in memory; name is used in messages only. */
 struct mi_table *mi_table_parse(const char *text, size_t len,
 				const char *name, struct mi_error *err);

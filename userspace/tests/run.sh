@@ -342,6 +342,42 @@ echo 0.1.0 >"$tmp/sys/module/meminspect/version"
 run "$M" --version
 is "--version: no warning when they match" "" "$err"
 
+# ---- mm, vmas (fixtures: a copy of the files; a PID needs the live debugfs) ----
+
+run "$M" --dir "$FX/procmem" mm
+is "mm: exit 0" 0 "$rc"
+has "mm: field/value rows" "pss_kb" "$(grep -E '^pss_kb +515$' <<<"$out")"
+has "mm: comm with spaces kept" "sh -c x" "$(grep '^comm' <<<"$out")"
+run "$M" --dir "$FX/procmem" --json mm
+jq -e '.pid == 97 and .pss_kb == 515 and .uss_kb == 52 and .start_code == "0x401000"
+	and .comm == "sh -c x" and (keys | length) == 46' >/dev/null <<<"$out"
+ok $? "mm --json: one object, numbers, hex addresses as strings" "$out"
+run "$M" --dir "$FX/procmem_kthread" mm
+is "mm of a kernel thread: exit 1" 1 "$rc"
+is "mm of a kernel thread: says why on stderr" \
+	"meminspect: mm: pid 2 (kthreadd): kernel thread: no user memory" "$err"
+run "$M" --dir "$FX/procmem" vmas --sort pss
+is "vmas --sort pss: exit 0" 0 "$rc"
+is "vmas --sort pss: largest pss first, ties in address order" \
+	"0x401000 0x585000 0x5db000 0x400000" "$(awk 'NR > 1 { printf "%s%s", (NR > 2 ? " " : ""), $1 }' <<<"$out")"
+run "$M" --dir "$FX/procmem" vmas --sort uss
+is "vmas --sort uss: 0x5db000 first" "0x5db000" "$(awk 'NR == 2 { print $1 }' <<<"$out")"
+run "$M" --dir "$FX/procmem" --json vmas
+jq -e 'length == 4 and .[3].name == "my file name" and .[1].pss_kb == 312
+	and .[0].start == "0x400000" and .[0].dev == "00:02"' >/dev/null <<<"$out"
+ok $? "vmas --json: array of objects, free-text name last" "$out"
+run "$M" --dir "$FX/procmem" vmas --sort bogus
+is "vmas --sort bogus: usage error" 2 "$rc"
+run "$M" --dir "$FX/procmem" --sort pss summary
+is "--sort outside vmas/top: usage error" 2 "$rc"
+run "$M" --dir "$FX/procmem" mm 12x
+is "mm with a bad PID: usage error" 2 "$rc"
+run "$M" --dir "$FX/procmem" mm 1
+is "mm PID on a copy of the files: usage error, never writes the copy" "2 0" \
+	"$rc $(cmp -s "$FX/procmem/mm" <(head -n 2 "$FX/procmem/mm"); echo $?)"
+run "$M" --dir "$FX/procmem" vmas 1 2
+is "vmas with two PIDs: usage error" 2 "$rc"
+
 # a module of another version: every command warns on stderr and still works (exit 0)
 echo 0.0.9 >"$tmp/sys/module/meminspect/version"
 run "$M" --dir "$FX/module" summary
@@ -415,6 +451,44 @@ run "$M" --dir "$tmp/pp" export --prometheus
 has "export: a per-process file is left out by default" "# meminspect: procs left out" "$out"
 run "$M" --dir "$tmp/pp" export --prometheus --per-pid
 has "export --per-pid: pid becomes a label" 'meminspect_procs_rss_bytes{pid="1"} 102400' "$out"
+
+# mm and vmas show the reading process: never exported, with or without --per-pid
+cp "$FX/procmem/mm" "$FX/procmem/vmas" "$tmp/pp/"
+printf 'name kind available detail\nsummary file yes -\nmm file yes -\nvmas file yes -\n' \
+	>"$tmp/pp/capabilities"
+for pp in "" --per-pid; do
+	w=${pp:-(no --per-pid)}
+	run "$M" --dir "$tmp/pp" export --prometheus $pp
+	is "export $w with mm and vmas: exit 0" 0 "$rc"
+	has "export $w: mm left out, said why" "# meminspect: mm left out: the reading process" "$out"
+	has "export $w: vmas left out, said why" "# meminspect: vmas left out: the reading process" "$out"
+	is "export $w: no mm/vmas sample, no pid label" "" \
+		"$(grep -E '^meminspect_(mm|vmas)_|pid=' <<<"$out")"
+	has "export $w: mm and vmas still read (meminspect_file_ok 1)" \
+		'meminspect_file_ok{file="vmas"} 1' "$out"
+	if command -v promtool >/dev/null; then
+		run promtool check metrics <<<"$out"
+		is "export $w with mm and vmas: promtool check metrics exits 0" 0 "$rc"
+	else
+		skip "export $w with mm and vmas: promtool check metrics" "no promtool"
+	fi
+	run "$M" --dir "$tmp/pp" export --json $pp
+	is "export --json $w: no mm/vmas sample" "0" \
+		"$(jq '[.[] | select(.metric | test("^meminspect_(mm|vmas)_"))] | length' <<<"$out")"
+done
+run "$M" --dir "$tmp/pp" report
+is "report with mm and vmas: exit 0" 0 "$rc"
+is "report never writes the files (a PID goes only to the live ones)" "0 0" \
+	"$(cmp -s "$FX/procmem/mm" "$tmp/pp/mm"; echo $?) $(cmp -s "$FX/procmem/vmas" "$tmp/pp/vmas"; echo $?)"
+run "$M" --dir "$tmp/pp" mm --watch 1 --count 2
+is "mm --watch 1 --count 2: exit 0, two rounds" "0 2" "$rc $(grep -c '^pss_kb ' <<<"$out")"
+run "$M" --dir "$tmp/pp" capabilities --watch 1
+is "capabilities --watch: usage error (its content does not change)" 2 "$rc"
+run "$M" --dir "$tmp/pp" vmas --per-pid
+is "vmas --per-pid: usage error (an export option)" 2 "$rc"
+run "$M" --dir "$tmp/pp" export --prometheus --sort pss
+is "export --sort: usage error" 2 "$rc"
+printf 'name kind available detail\nsummary file yes -\nprocs file yes -\n' >"$tmp/pp/capabilities"
 printf 'node zone free_kb\n0 DMA 1\n0 DMA 2\n' >"$tmp/pp/procs"
 run "$M" --dir "$tmp/pp" export --prometheus
 is "export: two rows with the same labels: exit 1" 1 "$rc"

@@ -1,0 +1,1109 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mm and vmas: one process's memory (docs/procmem.md).
+ *
+ * mm prints the target's mm_struct figures (as /proc/PID/status) and the
+ * rollup of a page walk (as /proc/PID/smaps_rollup); vmas prints one row per
+ * VMA with the same walk figures (as /proc/PID/smaps).  The walk counts
+ * exactly what fs/proc/task_mmu.c counts on the running kernel, with the
+ * kernel's own walker: walk_page_range() is not exported, so it is called
+ * through a static call (ksyms.h); our pmd_entry callback handles huge PMDs
+ * and maps the PTE table itself, as smaps_pte_range() does, so the walker
+ * never splits a huge page.
+ *
+ * The target is per open file: the reading process unless a pid was
+ * written to the file (looked up in the writer's pid namespace; access as
+ * for /proc/PID/smaps).  mmap_lock is taken killably, only ever for a
+ * bounded chunk of the walk: it is dropped when contended and at least
+ * every MI_HOLD_BUDGET units of work, and the walk resumes by address.
+ * seq_file calls ->stop() before it copies to user space, so the lock is
+ * never held across a copy.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/kdev_t.h>
+#include <linux/kernel.h>
+#include <linux/mm.h>
+#include <linux/mmap_lock.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/pagewalk.h>
+#include <linux/pid.h>
+#include <linux/ptrace.h>
+#include <linux/sched.h>
+#include <linux/sched/mm.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/task.h>
+#include <linux/seq_file.h>
+#include <linux/shmem_fs.h>
+#include <linux/slab.h>
+#include <linux/static_call.h>
+#include <linux/swap.h>
+#include <linux/threads.h>
+#include <linux/uaccess.h>
+
+#include "capabilities.h"
+#include "compat.h"
+#include "ksyms.h"
+#include "procmem.h"
+
+/* smaps keeps PSS in 1/4096 bytes (PSS_SHIFT in fs/proc/task_mmu.c) */
+#define MI_PSS_SHIFT	12
+
+/* Work between two drops of mmap_lock: a page scanned is 1, a VMA 64. */
+#define MI_HOLD_BUDGET	32768
+#define MI_VMA_COST	64
+
+/* Unexported helpers, found once at init and called directly (ksyms.h). */
+DEFINE_STATIC_CALL_NULL(mi_walk_page_range, walk_page_range);
+DEFINE_STATIC_CALL_NULL(mi_vm_normal_page, vm_normal_page);
+DEFINE_STATIC_CALL_NULL(mi_vm_normal_page_pmd, vm_normal_page_pmd);
+DEFINE_STATIC_CALL_NULL(mi_mm_access, mm_access);
+DEFINE_STATIC_CALL_NULL(mi_swp_swapcount, swp_swapcount);
+DEFINE_STATIC_CALL_NULL(mi_shmem_mapping, shmem_mapping);
+DEFINE_STATIC_CALL_NULL(mi_shmem_swap_usage, shmem_swap_usage);
+DEFINE_STATIC_CALL_NULL(mi_shmem_partial_swap_usage,
+			shmem_partial_swap_usage);
+#ifdef MI_PTE_MAP_LOCK_SYM
+DEFINE_STATIC_CALL_NULL(mi_pte_offset_map_lock, MI_PTE_MAP_LOCK_SYM);
+#endif
+
+static struct {
+	bool walk;		/* the page walk works: rollup figures */
+	bool swap;		/* swp_swapcount and the shmem swap helpers */
+	bool access;		/* mm_access: other pids may be chosen */
+	int *max_map_count;	/* sysctl_max_map_count */
+} mi_pm;
+
+enum {
+	MI_CAP_ROLLUP,
+	MI_CAP_SWAP,
+	MI_CAP_PID,
+	MI_CAP_MAX_MAP_COUNT,
+	MI_NR_CAPS
+};
+
+static struct mi_cap mi_pm_caps[MI_NR_CAPS] = {
+	[MI_CAP_ROLLUP] = { .name = "mm.rollup", .kind = MI_CAP_FIELD },
+	[MI_CAP_SWAP] = { .name = "mm.swap_pss", .kind = MI_CAP_FIELD },
+	[MI_CAP_PID] = { .name = "pid_select", .kind = MI_CAP_MECHANISM },
+	[MI_CAP_MAX_MAP_COUNT] = { .name = "mm.max_map_count",
+				   .kind = MI_CAP_FIELD },
+};
+
+static struct mi_cap_table mi_pm_table;
+
+/* The walk figures, in bytes (PSS in bytes << MI_PSS_SHIFT), as smaps. */
+struct mi_mss {
+	unsigned long resident;
+	unsigned long shared_clean;
+	unsigned long shared_dirty;
+	unsigned long private_clean;
+	unsigned long private_dirty;
+	unsigned long referenced;
+	unsigned long anonymous;
+	unsigned long lazyfree;
+	unsigned long anon_thp;
+	unsigned long shmem_thp;
+	unsigned long file_thp;
+	unsigned long swap;
+	u64 pss;
+	u64 pss_anon;
+	u64 pss_file;
+	u64 pss_shmem;
+	u64 pss_dirty;
+	u64 pss_locked;
+	u64 swap_pss;
+};
+
+static void mi_accumulate(struct mi_mss *mss, struct page *page,
+			  unsigned long size, u64 pss, bool dirty, bool locked,
+			  bool private)
+{
+	mss->pss += pss;
+	if (mi_page_anon(page))
+		mss->pss_anon += pss;
+	else if (mi_page_swapbacked(page))
+		mss->pss_shmem += pss;
+	else
+		mss->pss_file += pss;
+	if (locked)
+		mss->pss_locked += pss;
+	if (dirty || mi_page_dirty(page)) {
+		mss->pss_dirty += pss;
+		if (private)
+			mss->private_dirty += size;
+		else
+			mss->shared_dirty += size;
+	} else {
+		if (private)
+			mss->private_clean += size;
+		else
+			mss->shared_clean += size;
+	}
+}
+
+/* smaps_account() of the running kernel, for a present mapping */
+static void mi_account(struct mi_mss *mss, struct page *page, bool compound,
+		       bool young, bool dirty, bool locked)
+{
+	unsigned long nr = compound ? compound_nr(page) : 1;
+	unsigned long size = nr * PAGE_SIZE;
+	unsigned long i;
+
+	if (mi_page_anon(page)) {
+		mss->anonymous += size;
+		if (!mi_page_swapbacked(page) && !dirty && !mi_page_dirty(page))
+			mss->lazyfree += size;
+	}
+	mss->resident += size;
+	if (young || mi_page_young(page))
+		mss->referenced += size;
+
+	/* A reference count of 1 means mapped exactly once (smaps' test). */
+	if (mi_page_mapped_once(page)) {
+		mi_accumulate(mss, page, size, (u64)size << MI_PSS_SHIFT, dirty,
+			      locked, true);
+		return;
+	}
+	for (i = 0; i < nr; i++, page++) {
+		bool exclusive;
+		int mapcount = mi_page_mapcount(page, &exclusive);
+		u64 pss = (u64)PAGE_SIZE << MI_PSS_SHIFT;
+
+		if (mapcount >= 2)
+			pss = div_u64(pss, mapcount);
+		mi_accumulate(mss, page, PAGE_SIZE, pss, dirty, locked,
+			      exclusive);
+	}
+}
+
+static void mi_account_swap(struct mi_mss *mss, swp_entry_t entry)
+{
+	u64 pss = (u64)PAGE_SIZE << MI_PSS_SHIFT;
+	int mapcount = 1;
+
+	mss->swap += PAGE_SIZE;
+	if (mi_pm.swap)
+		mapcount = static_call(mi_swp_swapcount)(entry);
+	if (mapcount >= 2)
+		pss = div_u64(pss, mapcount);
+	mss->swap_pss += pss;
+}
+
+/* A private writable shmem VMA with swapped pages: count per hole. */
+static int mi_shmem_hole(unsigned long addr, unsigned long end,
+			 __always_unused int depth, struct mm_walk *walk)
+{
+	struct mi_mss *mss = walk->private;
+	struct vm_area_struct *vma = walk->vma;
+	struct address_space *mapping = vma->vm_file->f_mapping;
+	pgoff_t first = linear_page_index(vma, addr);
+	pgoff_t last = linear_page_index(vma, end);
+
+	mss->swap += static_call(mi_shmem_partial_swap_usage)(mapping, first,
+							       last);
+	return 0;
+}
+
+static void mi_huge_pmd(pmd_t pmdval, unsigned long addr,
+			struct mm_walk *walk)
+{
+	struct mi_mss *mss = walk->private;
+	struct vm_area_struct *vma = walk->vma;
+	struct page *page;
+
+	/*
+	 * A non-present huge PMD is a THP under migration: smaps counts it,
+	 * we skip it (transient; docs/procmem.md).
+	 */
+	if (!pmd_present(pmdval))
+		return;
+	/* NULL for the huge zero page, as smaps' lookup */
+	page = static_call(mi_vm_normal_page_pmd)(vma, addr, pmdval);
+	if (IS_ERR_OR_NULL(page))
+		return;
+	if (mi_page_anon(page))
+		mss->anon_thp += HPAGE_PMD_SIZE;
+	else if (mi_page_swapbacked(page))
+		mss->shmem_thp += HPAGE_PMD_SIZE;
+	else if (!is_zone_device_page(page))
+		mss->file_thp += HPAGE_PMD_SIZE;
+	mi_account(mss, page, true, pmd_young(pmdval), pmd_dirty(pmdval),
+		   vma->vm_flags & VM_LOCKED);
+}
+
+/* smaps_pte_range(): the huge PMD or the PTEs under one PMD */
+static int mi_pmd_entry(pmd_t *pmd, unsigned long addr, unsigned long end,
+			struct mm_walk *walk)
+{
+	struct mi_mss *mss = walk->private;
+	struct vm_area_struct *vma = walk->vma;
+	bool locked = vma->vm_flags & VM_LOCKED;
+	spinlock_t *ptl;	/* the huge PMD's or the PTE table's lock */
+	pte_t *start_pte, *pte;
+	pmd_t pmdval __maybe_unused;
+
+	/* Nothing below this PMD is left to the walker: it never splits. */
+	walk->action = ACTION_CONTINUE;
+
+	if (mi_pmd_is_huge(READ_ONCE(*pmd))) {
+		ptl = pmd_lock(walk->mm, pmd);
+		if (mi_pmd_is_huge(*pmd)) {
+			mi_huge_pmd(*pmd, addr, walk);
+			spin_unlock(ptl);
+			goto out;
+		}
+		spin_unlock(ptl);
+	}
+
+#ifdef MI_PTE_MAP_LOCK_SYM
+	/*
+	 * Out of line and unexported from 6.5 (ksyms).  It fails (NULL) if
+	 * the table went away meanwhile: the walker retries this PMD.
+	 */
+	start_pte = static_call(mi_pte_offset_map_lock)(walk->mm, pmd, addr,
+							&ptl);
+	if (!start_pte) {
+		walk->action = ACTION_AGAIN;
+		return 0;
+	}
+	__acquire(ptl);		/* taken in the call, which sparse cannot see */
+#ifdef MI_RCU_SPARSE_CONTEXT
+	__acquire(RCU);		/* so is the RCU read lock pte_unmap() drops */
+#endif
+#else
+	/* Up to 6.4 a PTE table cannot go while mmap_lock is held. */
+	pmdval = READ_ONCE(*pmd);
+	if (pmd_none(pmdval) || unlikely(pmd_bad(pmdval)))
+		return 0;
+	start_pte = pte_offset_map_lock(walk->mm, pmd, addr, &ptl);
+#endif
+	for (pte = start_pte; addr != end; pte++, addr += PAGE_SIZE) {
+		pte_t ptent = ptep_get(pte);
+		swp_entry_t entry;
+		struct page *page;
+
+		if (pte_present(ptent)) {
+			page = static_call(mi_vm_normal_page)(vma, addr, ptent);
+			if (page)
+				mi_account(mss, page, false, pte_young(ptent),
+					   pte_dirty(ptent), locked);
+		} else if (pte_none(ptent)) {
+			if (walk->ops->pte_hole)
+				mi_shmem_hole(addr, addr + PAGE_SIZE, 0, walk);
+		} else if (mi_pte_swap_entry(ptent, &entry)) {
+			mi_account_swap(mss, entry);
+		}
+		/* migration and device entries: skipped (docs/procmem.md) */
+	}
+	pte_unmap_unlock(start_pte, ptl);
+out:
+	cond_resched();
+	return 0;
+}
+
+static const struct mm_walk_ops mi_walk_ops = {
+	.pmd_entry = mi_pmd_entry,
+};
+
+static const struct mm_walk_ops mi_shmem_walk_ops = {
+	.pmd_entry = mi_pmd_entry,
+	.pte_hole = mi_shmem_hole,
+};
+
+static bool mi_vma_is_shmem(struct vm_area_struct *vma)
+{
+	struct address_space *mapping;
+
+	if (!vma->vm_file)
+		return false;
+	mapping = vma->vm_file->f_mapping;
+	return static_call(mi_shmem_mapping)(mapping);
+}
+
+/*
+ * smap_gather_stats()'s choice of walk for @vma from @addr.  Shmem swap is
+ * counted from the object, once, when the walk starts at the VMA's start
+ * and the mapping is shared or read-only (or nothing is swapped); else,
+ * per hole in the page tables (private writable COW, or a resumed walk).
+ */
+static const struct mm_walk_ops *mi_vma_ops(struct vm_area_struct *vma,
+					    unsigned long addr,
+					    struct mi_mss *mss)
+{
+	unsigned long swapped;
+
+	if (!mi_pm.swap || !mi_vma_is_shmem(vma))
+		return &mi_walk_ops;
+	swapped = static_call(mi_shmem_swap_usage)(vma);
+	if (addr == vma->vm_start &&
+	    (!swapped || (vma->vm_flags & VM_SHARED) ||
+	     !(vma->vm_flags & VM_WRITE))) {
+		mss->swap += swapped;
+		return &mi_walk_ops;
+	}
+	return &mi_shmem_walk_ops;
+}
+
+/*
+ * One walk of @mm in bounded chunks.  The caller holds mmap_lock for read
+ * (w->locked) and mm_users.  mi_walk_range() walks [start, end) of the VMA
+ * that contains or follows start, dropping the lock between chunks.
+ */
+struct mi_walk {
+	struct mm_struct *mm;
+	bool locked;		/* mmap_lock held for read */
+	bool exited;		/* the target exited during the walk */
+	long budget;		/* work left before the lock is dropped */
+};
+
+static int mi_walk_lock(struct mi_walk *w)
+{
+	if (mmap_read_lock_killable(w->mm))
+		return -EINTR;
+	w->locked = true;
+	w->budget = MI_HOLD_BUDGET;
+	return 0;
+}
+
+static void mi_walk_unlock(struct mi_walk *w)
+{
+	if (w->locked)
+		mmap_read_unlock(w->mm);
+	w->locked = false;
+}
+
+/* Drop and retake mmap_lock if it is wanted or held long enough. */
+static int mi_walk_yield(struct mi_walk *w)
+{
+	if (w->budget > 0 && !mmap_lock_is_contended(w->mm) &&
+	    !need_resched())
+		return 0;
+	mi_walk_unlock(w);
+	cond_resched();
+	/* Only we hold the mm: the target has exited (or exec'd away). */
+	if (atomic_read(&w->mm->mm_users) <= 1) {
+		w->exited = true;
+		return 0;
+	}
+	return mi_walk_lock(w);
+}
+
+/*
+ * Walk [*addrp, end) of the VMAs, @vma first, into @mss; *addrp is left
+ * where the walk stopped.  Returns 0, or -EINTR when a fatal signal stopped
+ * the relock (then !w->locked).
+ */
+static int mi_walk_range(struct mi_walk *w, struct vm_area_struct *vma,
+			 unsigned long *addrp, unsigned long end,
+			 struct mi_mss *mss)
+{
+	const struct mm_walk_ops *ops = &mi_walk_ops;
+	struct vm_area_struct *ops_vma = NULL;
+	unsigned long next, addr = *addrp;
+	int err = 0;
+
+	w->budget -= MI_VMA_COST;
+	while (addr < end && vma && !w->exited) {
+		if (addr < vma->vm_start)
+			addr = vma->vm_start;
+		if (addr >= end)
+			break;
+		/* The VMA is new to this walk (or was replaced meanwhile). */
+		if (vma != ops_vma) {
+			ops_vma = vma;
+			ops = mi_vma_ops(vma, addr, mss);
+		}
+		/* A PMD at a time, so a huge PMD is never cut. */
+		next = min3(end, vma->vm_end, (addr + PMD_SIZE) & PMD_MASK);
+		static_call(mi_walk_page_range)(w->mm, addr, next, ops, mss);
+		w->budget -= (next - addr) >> PAGE_SHIFT;
+		addr = next;
+		if (addr >= end)
+			break;
+		err = mi_walk_yield(w);
+		if (err || w->exited)
+			break;
+		/* The VMA may be gone: resume by address. */
+		vma = find_vma(w->mm, addr);
+	}
+	*addrp = vma ? addr : end;
+	return err;
+}
+
+/* Per open file: the target.  NULL pid: the reading process. */
+struct mi_target {
+	struct mutex lock;	/* protects pid */
+	struct pid *pid;
+};
+
+/* What a read found when it looked for the target's memory. */
+struct mi_found {
+	struct mm_struct *mm;	/* mm_users held, or NULL: see why */
+	const char *why;
+	pid_t nr;
+	char comm[TASK_COMM_LEN];
+};
+
+/* The target's mm, as /proc/PID/smaps opens it (mm_access()), or an error. */
+static int mi_target_find(struct mi_target *t, struct mi_found *f)
+{
+	struct task_struct *task;
+	struct mm_struct *mm;
+
+	memset(f, 0, sizeof(*f));
+	if (mutex_lock_killable(&t->lock))
+		return -EINTR;
+	if (t->pid) {
+		task = get_pid_task(t->pid, PIDTYPE_PID);
+	} else {
+		task = current;
+		get_task_struct(task);
+	}
+	mutex_unlock(&t->lock);
+	if (!task) {
+		f->why = "the target has exited and been reaped";
+		return 0;
+	}
+	f->nr = task_pid_vnr(task);
+	get_task_comm(f->comm, task);
+	if (task->flags & PF_KTHREAD) {
+		f->why = "kernel thread: no user memory";
+		goto put;
+	}
+	if (task != current && !mi_pm.access) {
+		put_task_struct(task);
+		return -EPERM;
+	}
+	mm = task == current ? get_task_mm(task) :
+	     static_call(mi_mm_access)(task, PTRACE_MODE_READ_FSCREDS);
+	/* No mm: NULL up to 6.x, -ESRCH in 7.x (mm_access() in kernel/fork.c) */
+	if (mm == ERR_PTR(-ESRCH))
+		mm = NULL;
+	if (IS_ERR(mm)) {
+		put_task_struct(task);
+		return PTR_ERR(mm);
+	}
+	f->mm = mm;
+	if (!mm)
+		f->why = task->exit_state ?
+			 "zombie: exited, its memory is gone" :
+			 "exiting: its memory is gone";
+put:
+	put_task_struct(task);
+	return 0;
+}
+
+static void mi_target_init(struct mi_target *t)
+{
+	mutex_init(&t->lock);
+	t->pid = NULL;
+}
+
+static void mi_target_release(struct mi_target *t)
+{
+	put_pid(t->pid);
+	mutex_destroy(&t->lock);
+}
+
+/*
+ * Writing a pid chooses the target of this open file: "0" is the reading
+ * process.  The pid is looked up in the writer's pid namespace and must be
+ * readable as /proc/PID/smaps is; on any error nothing changes.  The file
+ * position goes back to 0, so the next read starts afresh.
+ */
+static ssize_t mi_target_write(struct mi_target *t, const char __user *ubuf,
+			       size_t count, loff_t *ppos)
+{
+	struct mi_target probe = { };
+	struct mi_found found;
+	struct pid *pid = NULL;
+	int nr, err;
+
+	if (count > 32)
+		return -EINVAL;
+	err = kstrtoint_from_user(ubuf, count, 10, &nr);
+	if (err)
+		return err;
+	if (nr < 0)
+		return -EINVAL;
+	if (nr > PID_MAX_LIMIT)
+		return -ERANGE;
+	if (nr) {
+		pid = find_get_pid(nr);
+		if (!pid)
+			return -ESRCH;
+		/* The access check, now, so a refused pid changes nothing. */
+		mi_target_init(&probe);
+		probe.pid = pid;
+		err = mi_target_find(&probe, &found);
+		mutex_destroy(&probe.lock);
+		if (found.mm)
+			mmput(found.mm);
+		if (err) {
+			put_pid(pid);
+			return err;
+		}
+	}
+	if (mutex_lock_killable(&t->lock)) {
+		put_pid(pid);
+		return -EINTR;
+	}
+	swap(t->pid, pid);
+	mutex_unlock(&t->lock);
+	put_pid(pid);
+	*ppos = 0;
+	return count;
+}
+
+static void mi_put_kb(struct seq_file *m, unsigned long bytes)
+{
+	seq_printf(m, " %lu", bytes >> 10);
+}
+
+static void mi_put_mss(struct seq_file *m, const struct mi_mss *s, bool ok)
+{
+	unsigned long v[] = {
+		s->resident, s->pss >> MI_PSS_SHIFT,
+		s->pss_dirty >> MI_PSS_SHIFT, s->pss_anon >> MI_PSS_SHIFT,
+		s->pss_file >> MI_PSS_SHIFT, s->pss_shmem >> MI_PSS_SHIFT,
+		s->private_clean + s->private_dirty, s->shared_clean,
+		s->shared_dirty, s->private_clean, s->private_dirty,
+		s->referenced, s->anonymous, s->lazyfree, s->anon_thp,
+		s->shmem_thp, s->file_thp, s->swap,
+		s->swap_pss >> MI_PSS_SHIFT, s->pss_locked >> MI_PSS_SHIFT,
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(v); i++) {
+		if (ok)
+			mi_put_kb(m, v[i]);
+		else
+			seq_puts(m, " -");
+	}
+}
+
+#define MI_MSS_HEADER "rss_kb pss_kb pss_dirty_kb pss_anon_kb pss_file_kb " \
+	"pss_shmem_kb uss_kb shared_clean_kb shared_dirty_kb "		\
+	"private_clean_kb private_dirty_kb referenced_kb anonymous_kb "	\
+	"lazyfree_kb anon_huge_kb shmem_pmd_kb file_pmd_kb swap_kb "	\
+	"swap_pss_kb locked_kb"
+
+/* ---- mm ---- */
+
+#define MI_MM_HEADER "pid total_vm_kb hiwater_vm_kb mm_rss_kb mm_anon_kb " \
+	"mm_file_kb mm_shmem_kb hiwater_rss_kb data_vm_kb " \
+	"exec_vm_kb stack_vm_kb locked_vm_kb pinned_vm_kb swap_ents_kb "  \
+	"pgtables_bytes map_count max_map_count start_code end_code "	  \
+	"start_data end_data start_brk brk start_stack vmas_walked "	  \
+	MI_MSS_HEADER " comm\n"
+
+struct mi_mm_fig {
+	unsigned long total_vm, hiwater_vm, anon, file, shmem, hiwater_rss;
+	unsigned long data_vm, exec_vm, stack_vm, locked_vm, pinned_vm, swap;
+	unsigned long pgtables, start_code, end_code, start_data, end_data;
+	unsigned long start_brk, brk, start_stack;
+	int map_count;
+};
+
+/* The figures task_mem() prints for /proc/PID/status; mmap_lock held. */
+static void mi_mm_figures(struct mm_struct *mm, struct mi_mm_fig *g)
+{
+	g->anon = mi_mm_counter(mm, MM_ANONPAGES);
+	g->file = mi_mm_counter(mm, MM_FILEPAGES);
+	g->shmem = mi_mm_counter(mm, MM_SHMEMPAGES);
+	g->swap = mi_mm_counter(mm, MM_SWAPENTS);
+	g->total_vm = mm->total_vm;
+	g->hiwater_vm = max(mm->total_vm, mm->hiwater_vm);
+	g->hiwater_rss = max(g->anon + g->file + g->shmem, mm->hiwater_rss);
+	g->data_vm = mm->data_vm;
+	g->exec_vm = mm->exec_vm;
+	g->stack_vm = mm->stack_vm;
+	g->locked_vm = mm->locked_vm;
+	g->pinned_vm = atomic64_read(&mm->pinned_vm);
+	g->pgtables = mm_pgtables_bytes(mm);
+	g->map_count = mm->map_count;
+	g->start_code = mm->start_code;
+	g->end_code = mm->end_code;
+	g->start_data = mm->start_data;
+	g->end_data = mm->end_data;
+	g->start_brk = mm->start_brk;
+	g->brk = mm->brk;
+	g->start_stack = mm->start_stack;
+}
+
+static int mi_mm_show(struct seq_file *m, void *unused)
+{
+	struct mi_target *t = m->private;
+	struct mi_mss mss = { };
+	struct mi_mm_fig g;
+	struct mi_found f;
+	struct mi_walk w = { };
+	struct vm_area_struct *vma;
+	unsigned long addr = 0, end, vmas = 0;
+	const unsigned int kb = PAGE_SHIFT - 10;
+	int err;
+
+	err = mi_target_find(t, &f);
+	if (err)
+		return err;
+	seq_puts(m, MI_MM_HEADER);
+	if (!f.mm) {
+		seq_printf(m, "# pid %d (%s): %s\n", f.nr, f.comm, f.why);
+		return 0;
+	}
+	w.mm = f.mm;
+	err = mi_walk_lock(&w);
+	if (err)
+		goto put;
+	mi_mm_figures(f.mm, &g);
+	while (mi_pm.walk && !w.exited) {
+		vma = find_vma(f.mm, addr);
+		if (!vma)
+			break;
+		if (addr <= vma->vm_start)
+			vmas++;
+		end = vma->vm_end;
+		err = mi_walk_range(&w, vma, &addr, end, &mss);
+		if (err || w.exited)
+			break;
+		err = mi_walk_yield(&w);
+		if (err)
+			break;
+	}
+	mi_walk_unlock(&w);
+	if (err)
+		goto put;
+
+	seq_printf(m, "%d %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu",
+		   f.nr, g.total_vm << kb, g.hiwater_vm << kb,
+		   (g.anon + g.file + g.shmem) << kb, g.anon << kb,
+		   g.file << kb, g.shmem << kb, g.hiwater_rss << kb,
+		   g.data_vm << kb, g.exec_vm << kb, g.stack_vm << kb,
+		   g.locked_vm << kb, g.pinned_vm << kb, g.swap << kb);
+	seq_printf(m, " %lu %d", g.pgtables, g.map_count);
+	if (mi_pm.max_map_count)
+		seq_printf(m, " %d", READ_ONCE(*mi_pm.max_map_count));
+	else
+		seq_puts(m, " -");
+	seq_printf(m, " 0x%lx 0x%lx 0x%lx 0x%lx 0x%lx 0x%lx 0x%lx",
+		   g.start_code, g.end_code, g.start_data, g.end_data,
+		   g.start_brk, g.brk, g.start_stack);
+	if (mi_pm.walk)
+		seq_printf(m, " %lu", vmas);
+	else
+		seq_puts(m, " -");
+	mi_put_mss(m, &mss, mi_pm.walk);
+	seq_printf(m, " %s\n", f.comm);
+	if (w.exited)
+		seq_puts(m, "# the target exited during the read: the walk stopped there\n");
+put:
+	mmput(f.mm);
+	return err;
+}
+
+static int mi_mm_open(struct inode *inode, struct file *file)
+{
+	struct mi_target *t;
+	int err;
+
+	t = kzalloc(sizeof(*t), GFP_KERNEL);
+	if (!t)
+		return -ENOMEM;
+	mi_target_init(t);
+	err = single_open(file, mi_mm_show, t);
+	if (err) {
+		mi_target_release(t);
+		kfree(t);
+	}
+	return err;
+}
+
+static int mi_mm_release(struct inode *inode, struct file *file)
+{
+	struct mi_target *t = ((struct seq_file *)file->private_data)->private;
+
+	mi_target_release(t);
+	kfree(t);
+	return single_release(inode, file);
+}
+
+static ssize_t mi_mm_write(struct file *file, const char __user *ubuf,
+			   size_t count, loff_t *ppos)
+{
+	struct seq_file *m = file->private_data;
+
+	return mi_target_write(m->private, ubuf, count, ppos);
+}
+
+const struct file_operations mi_mm_fops = {
+	.owner = THIS_MODULE,
+	.open = mi_mm_open,
+	.read = seq_read,
+	.write = mi_mm_write,
+	.llseek = seq_lseek,
+	.release = mi_mm_release,
+};
+
+/* ---- vmas ---- */
+
+#define MI_VMAS_HEADER "start end perms flags offset dev inode size_kb " \
+	MI_MSS_HEADER " name\n"
+
+/*
+ * Iterator state.  Record 0 is the header; record N >= 1 is the VMA that
+ * contains or follows next_addr when N == next_pos.  Between reads only
+ * the mm is kept (mm_count, like /proc/PID/smaps); each ->start() takes
+ * mm_users and mmap_lock again, and ->stop() drops them.
+ */
+struct mi_vmas_iter {
+	struct mi_target target;
+	struct mm_struct *mm;	/* mmgrab()bed at record 0, or NULL */
+	struct mi_walk w;
+	bool got_mm;		/* mm_users held by this start/stop pair */
+	bool noted;		/* the "exited" note was printed */
+	loff_t next_pos;
+	unsigned long next_addr;
+	unsigned long cur_end;	/* end of the VMA last returned */
+	struct mi_found found;	/* at record 0 */
+	int err;
+};
+
+#define MI_VMAS_NOTE	((void *)2)
+
+static struct vm_area_struct *mi_vmas_find(struct mi_vmas_iter *it)
+{
+	struct vm_area_struct *vma = find_vma(it->mm, it->next_addr);
+
+	if (vma)
+		it->cur_end = vma->vm_end;
+	return vma;
+}
+
+static void mi_vmas_drop(struct mi_vmas_iter *it)
+{
+	if (it->mm)
+		mmdrop(it->mm);
+	it->mm = NULL;
+}
+
+static void *mi_vmas_start(struct seq_file *m, loff_t *pos)
+{
+	struct mi_vmas_iter *it = m->private;
+	int err;
+
+	if (*pos == 0) {
+		mi_vmas_drop(it);
+		it->noted = false;
+		it->next_pos = 1;
+		it->next_addr = 0;
+		err = mi_target_find(&it->target, &it->found);
+		if (err)
+			return ERR_PTR(err);
+		if (it->found.mm) {
+			/* Keep the mm, not its memory, between reads. */
+			mmgrab(it->found.mm);
+			it->mm = it->found.mm;
+			mmput(it->found.mm);
+			it->found.mm = NULL;
+		}
+		return SEQ_START_TOKEN;
+	}
+	if (!it->mm || *pos != it->next_pos)
+		return NULL;
+	if (!mmget_not_zero(it->mm)) {
+		if (it->noted)
+			return NULL;
+		return MI_VMAS_NOTE;
+	}
+	it->got_mm = true;
+	it->w.mm = it->mm;
+	it->w.exited = false;
+	err = mi_walk_lock(&it->w);
+	if (err)
+		return ERR_PTR(err);
+	return mi_vmas_find(it);
+}
+
+static void *mi_vmas_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	struct mi_vmas_iter *it = m->private;
+
+	++*pos;
+	if (v == SEQ_START_TOKEN)
+		return mi_vmas_start(m, pos);
+	if (v == MI_VMAS_NOTE || it->w.exited || !it->w.locked)
+		return NULL;
+	it->next_pos = *pos;
+	it->next_addr = it->cur_end;
+	if (mi_walk_yield(&it->w) || it->w.exited)
+		return NULL;
+	return mi_vmas_find(it);
+}
+
+static void mi_vmas_stop(struct seq_file *m, void *v)
+{
+	struct mi_vmas_iter *it = m->private;
+
+	mi_walk_unlock(&it->w);
+	if (it->got_mm)
+		mmput(it->mm);
+	it->got_mm = false;
+}
+
+static void mi_vmas_name(struct seq_file *m, struct mm_struct *mm,
+			 struct vm_area_struct *vma, struct file **file,
+			 const char **name)
+{
+	*file = NULL;
+	*name = NULL;
+	if (vma->vm_file) {
+		*file = get_file(vma->vm_file);
+		return;
+	}
+	if (vma->vm_ops && vma->vm_ops->name)
+		*name = vma->vm_ops->name(vma);
+	if (*name)
+		return;
+	if (vma->vm_start <= mm->brk && vma->vm_end >= mm->start_brk)
+		*name = "[heap]";
+	else if (vma->vm_start <= mm->start_stack &&
+		 vma->vm_end >= mm->start_stack)
+		*name = "[stack]";
+}
+
+static int mi_vmas_show(struct seq_file *m, void *v)
+{
+	struct mi_vmas_iter *it = m->private;
+	struct vm_area_struct *vma = v;
+	unsigned long start, end, flags, pgoff;
+	unsigned long long ino = 0;
+	struct mi_mss mss = { };
+	const char *name;
+	struct file *file;
+	dev_t dev = 0;
+	int err = 0;
+
+	if (v == SEQ_START_TOKEN) {
+		seq_puts(m, MI_VMAS_HEADER);
+		if (!it->mm)
+			seq_printf(m, "# pid %d (%s): %s\n", it->found.nr,
+				   it->found.comm, it->found.why);
+		return 0;
+	}
+	if (v == MI_VMAS_NOTE) {
+		seq_puts(m, "# the target exited during the read: no more rows\n");
+		it->noted = true;
+		return 0;
+	}
+
+	/* A snapshot of the row: the walk may drop mmap_lock. */
+	start = vma->vm_start;
+	end = vma->vm_end;
+	flags = vma->vm_flags;
+	pgoff = vma->vm_pgoff;
+	mi_vmas_name(m, it->mm, vma, &file, &name);
+	if (file) {
+		struct inode *inode = file_inode(file);
+
+		dev = inode->i_sb->s_dev;
+		ino = inode->i_ino;
+	}
+	if (mi_pm.walk) {
+		unsigned long addr = start;
+
+		err = mi_walk_range(&it->w, vma, &addr, end, &mss);
+	}
+
+	seq_printf(m, "0x%lx 0x%lx %c%c%c%c 0x%lx 0x%llx %02x:%02x %llu %lu",
+		   start, end, flags & VM_READ ? 'r' : '-',
+		   flags & VM_WRITE ? 'w' : '-', flags & VM_EXEC ? 'x' : '-',
+		   flags & VM_MAYSHARE ? 's' : 'p', flags,
+		   (unsigned long long)pgoff << PAGE_SHIFT, MAJOR(dev),
+		   MINOR(dev), ino, (end - start) >> 10);
+	mi_put_mss(m, &mss, mi_pm.walk);
+	seq_putc(m, ' ');
+	if (file) {
+		seq_file_path(m, file, "\n");
+		fput(file);
+	} else {
+		seq_puts(m, name ? name : "-");
+	}
+	seq_putc(m, '\n');
+	if (!err && it->w.exited)
+		seq_puts(m, "# the target exited during the read: the walk stopped there\n");
+	return err;
+}
+
+static const struct seq_operations mi_vmas_sops = {
+	.start = mi_vmas_start,
+	.next = mi_vmas_next,
+	.stop = mi_vmas_stop,
+	.show = mi_vmas_show,
+};
+
+static int mi_vmas_open(struct inode *inode, struct file *file)
+{
+	struct mi_vmas_iter *it;
+
+	it = __seq_open_private(file, &mi_vmas_sops, sizeof(*it));
+	if (!it)
+		return -ENOMEM;
+	mi_target_init(&it->target);
+	return 0;
+}
+
+static int mi_vmas_release(struct inode *inode, struct file *file)
+{
+	struct mi_vmas_iter *it = ((struct seq_file *)file->private_data)->private;
+
+	mi_vmas_drop(it);
+	mi_target_release(&it->target);
+	return seq_release_private(inode, file);
+}
+
+static ssize_t mi_vmas_write(struct file *file, const char __user *ubuf,
+			     size_t count, loff_t *ppos)
+{
+	struct seq_file *m = file->private_data;
+	struct mi_vmas_iter *it = m->private;
+
+	return mi_target_write(&it->target, ubuf, count, ppos);
+}
+
+const struct file_operations mi_vmas_fops = {
+	.owner = THIS_MODULE,
+	.open = mi_vmas_open,
+	.read = seq_read,
+	.write = mi_vmas_write,
+	.llseek = seq_lseek,
+	.release = mi_vmas_release,
+};
+
+/* ---- init ---- */
+
+/* The address of @sym, or 0; the first missing one is kept in *@missing. */
+static unsigned long mi_find(const char *sym, bool *ok, const char **missing)
+{
+	unsigned long addr = mi_ksym(sym);
+
+	if (!addr) {
+		*ok = false;
+		if (!*missing)
+			*missing = sym;
+	}
+	return addr;
+}
+
+static void mi_missing(struct mi_cap *cap, const char *sym)
+{
+	if (!mi_ksyms_available())
+		mi_cap_set(cap, false,
+			   "needs %s (not exported) but ksyms is unavailable",
+			   sym);
+	else
+		mi_cap_set(cap, false, "symbol %s not found", sym);
+}
+
+void mi_procmem_init(void)
+{
+	struct mi_cap *caps = mi_pm_caps;
+	const char *missing = NULL;
+	unsigned long a;
+	bool ok = true;
+
+	/* Each found address becomes its static call's target. */
+	a = mi_find("walk_page_range", &ok, &missing);
+	if (a)
+		static_call_update(mi_walk_page_range,
+				   (typeof(walk_page_range) *)a);
+	a = mi_find("vm_normal_page", &ok, &missing);
+	if (a)
+		static_call_update(mi_vm_normal_page,
+				   (typeof(vm_normal_page) *)a);
+	a = mi_find("vm_normal_page_pmd", &ok, &missing);
+	if (a)
+		static_call_update(mi_vm_normal_page_pmd,
+				   (typeof(vm_normal_page_pmd) *)a);
+#ifdef MI_PTE_MAP_LOCK_SYM
+	a = mi_find(__stringify(MI_PTE_MAP_LOCK_SYM), &ok, &missing);
+	if (a)
+		static_call_update(mi_pte_offset_map_lock,
+				   (typeof(MI_PTE_MAP_LOCK_SYM) *)a);
+#endif
+	mi_pm.walk = ok;
+	if (ok)
+		mi_cap_set(&caps[MI_CAP_ROLLUP], true,
+			   "walk_page_range, vm_normal_page(_pmd)%s (not exported) via ksyms; PSS by %s",
+#ifdef MI_PTE_MAP_LOCK_SYM
+			   ", " __stringify(MI_PTE_MAP_LOCK_SYM),
+#else
+			   "",
+#endif
+			   mi_pss_source());
+	else
+		mi_missing(&caps[MI_CAP_ROLLUP], missing);
+
+	missing = NULL;
+	ok = mi_pm.walk;
+	if (IS_ENABLED(CONFIG_SWAP) && IS_ENABLED(CONFIG_SHMEM)) {
+		a = mi_find("swp_swapcount", &ok, &missing);
+		if (a)
+			static_call_update(mi_swp_swapcount,
+					   (typeof(swp_swapcount) *)a);
+		a = mi_find("shmem_mapping", &ok, &missing);
+		if (a)
+			static_call_update(mi_shmem_mapping,
+					   (typeof(shmem_mapping) *)a);
+		a = mi_find("shmem_swap_usage", &ok, &missing);
+		if (a)
+			static_call_update(mi_shmem_swap_usage,
+					   (typeof(shmem_swap_usage) *)a);
+		a = mi_find("shmem_partial_swap_usage", &ok, &missing);
+		if (a)
+			static_call_update(mi_shmem_partial_swap_usage,
+					   (typeof(shmem_partial_swap_usage) *)a);
+		mi_pm.swap = ok;
+		if (ok)
+			mi_cap_set(&caps[MI_CAP_SWAP], true,
+				   "swp_swapcount, shmem_swap_usage (not exported) via ksyms");
+		else if (missing)
+			mi_missing(&caps[MI_CAP_SWAP], missing);
+		else
+			mi_cap_set(&caps[MI_CAP_SWAP], false,
+				   "the page walk is unavailable");
+	} else {
+		mi_cap_set(&caps[MI_CAP_SWAP], mi_pm.walk,
+			   "no CONFIG_SWAP or CONFIG_SHMEM: swap is 0");
+	}
+
+	missing = NULL;
+	ok = true;
+	a = mi_find("mm_access", &ok, &missing);
+	if (a)
+		static_call_update(mi_mm_access, (typeof(mm_access) *)a);
+	mi_pm.access = ok;
+	if (ok)
+		mi_cap_set(&caps[MI_CAP_PID], true,
+			   "pid written to the open file; mm_access(PTRACE_MODE_READ_FSCREDS) (not exported) via ksyms, as /proc/PID/smaps");
+	else
+		mi_missing(&caps[MI_CAP_PID], missing);
+
+	mi_pm.max_map_count = (int *)mi_ksym("sysctl_max_map_count");
+	if (mi_pm.max_map_count)
+		mi_cap_set(&caps[MI_CAP_MAX_MAP_COUNT], true,
+			   "sysctl_max_map_count (not exported) via ksyms");
+	else
+		mi_missing(&caps[MI_CAP_MAX_MAP_COUNT],
+			   "sysctl_max_map_count");
+
+	mi_caps_register(&mi_pm_table, mi_pm_caps, ARRAY_SIZE(mi_pm_caps));
+}
+
+void mi_procmem_exit(void)
+{
+	mi_caps_unregister(&mi_pm_table);
+}

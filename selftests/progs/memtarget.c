@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * memtarget: a process whose memory the mm/vmas tests and benches read.
+ *
+ *   memtarget basic DIR        anonymous, file-backed (DIR/memtarget.file),
+ *                              shmem, THP and fork-shared memory; a child
+ *                              shares part of it; then waits
+ *   memtarget vmas N MIB       MIB MiB of touched anonymous memory split into
+ *                              about N VMAs (until mprotect fails at
+ *                              vm.max_map_count); then waits
+ *   memtarget churn [N MIB]    (after setting up as "vmas N MIB") maps,
+ *                              touches and unmaps 64 KiB in a loop; on
+ *                              SIGTERM prints "max_stall_us N", the longest
+ *                              mmap+touch+munmap
+ *   memtarget exit N MS        N VMAs, exits after MS milliseconds
+ *   memtarget noptrace FILE    drops CAP_SYS_PTRACE (and CAP_SYS_ADMIN,
+ *                              CAP_PERFMON), opens /proc/CHILD/smaps_rollup
+ *                              of a child running as nobody, writes the
+ *                              child's pid to FILE, reads FILE; prints each
+ *                              outcome
+ *
+ * Every mode that waits prints "ready PID [CHILD]" once set up and exits
+ * 0 on SIGTERM (killing its child).  Exit 2: bad arguments; 1: failure.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/capability.h>
+
+#define MIB (1024UL * 1024)
+#define PAGE 4096UL
+
+static volatile sig_atomic_t stop;
+static pid_t child;
+
+static void on_term(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static void die(const char *what)
+{
+	perror(what);
+	if (child > 0)
+		kill(child, SIGKILL);
+	exit(1);
+}
+
+static void touch(char *p, size_t len, size_t step)
+{
+	size_t i;
+
+	for (i = 0; i < len; i += step)
+		p[i] = (char)(i / step + 1);
+}
+
+static void *map_anon(size_t len)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		die("mmap");
+	return p;
+}
+
+static void wait_for_term(void)
+{
+	sigset_t none;
+
+	sigemptyset(&none);
+	while (!stop)
+		sigsuspend(&none);
+	if (child > 0) {
+		kill(child, SIGKILL);
+		waitpid(child, NULL, 0);
+	}
+}
+
+static void ready(void)
+{
+	if (child > 0)
+		printf("ready %d %d\n", getpid(), child);
+	else
+		printf("ready %d\n", getpid());
+	fflush(stdout);
+}
+
+static int basic(const char *dir)
+{
+	char path[4096], buf[PAGE];
+	char *anon, *thp, *shm, *fpriv, *fshared, *forked;
+	size_t i;
+	int fd;
+
+	/* file-backed: 1 MiB file, read through a private map, written shared */
+	snprintf(path, sizeof(path), "%s/memtarget.file", dir);
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0)
+		die("open");
+	memset(buf, 'f', sizeof(buf));
+	for (i = 0; i < MIB / PAGE; i++)
+		if (write(fd, buf, sizeof(buf)) != (ssize_t)sizeof(buf))
+			die("write");
+	fpriv = mmap(NULL, MIB, PROT_READ, MAP_PRIVATE, fd, 0);
+	fshared = mmap(NULL, MIB / 2, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		       MIB / 2);
+	if (fpriv == MAP_FAILED || fshared == MAP_FAILED)
+		die("mmap file");
+	for (i = 0; i < MIB; i += PAGE)
+		buf[0] ^= fpriv[i];
+	touch(fshared, MIB / 4, PAGE);
+
+	anon = map_anon(4 * MIB);
+	touch(anon, 3 * MIB, PAGE);
+
+	/* THP: a 2 MiB-aligned 4 MiB range with MADV_HUGEPAGE */
+	thp = map_anon(8 * MIB);
+	thp = (char *)(((uintptr_t)thp + 2 * MIB - 1) & ~(2 * MIB - 1));
+	madvise(thp, 4 * MIB, MADV_HUGEPAGE);
+	touch(thp, 4 * MIB, PAGE);
+
+	shm = mmap(NULL, 2 * MIB, PROT_READ | PROT_WRITE,
+		   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (shm == MAP_FAILED)
+		die("mmap shmem");
+	touch(shm, 2 * MIB, PAGE);
+
+	/* shared with the child below until someone writes */
+	forked = map_anon(2 * MIB);
+	touch(forked, 2 * MIB, PAGE);
+
+	child = fork();
+	if (child < 0)
+		die("fork");
+	if (child == 0) {
+		/* reads half of the shmem again; writes nothing */
+		for (i = 0; i < MIB; i += PAGE)
+			buf[0] ^= shm[i];
+		for (;;)
+			pause();
+	}
+	/* the parent writes half of the fork-shared range: COW copies */
+	touch(forked, MIB, PAGE);
+	ready();
+	wait_for_term();
+	unlink(path);
+	return 0;
+}
+
+/* Split len bytes at p into VMAs by protecting every other page. */
+static long split(char *p, size_t len, long want)
+{
+	long n = 1;
+	size_t off;
+
+	for (off = PAGE; off + PAGE < len && n + 2 <= want; off += 2 * PAGE) {
+		if (mprotect(p + off, PAGE, PROT_READ))
+			break;
+		n += 2;
+	}
+	return n;
+}
+
+static int vmas(long want, long mib)
+{
+	size_t len = (size_t)mib * MIB;
+	char *p;
+
+	if (len < (size_t)want * 2 * PAGE)
+		len = (size_t)want * 2 * PAGE;
+	p = map_anon(len);
+	touch(p, len, PAGE);
+	split(p, len, want);
+	ready();
+	wait_for_term();
+	return 0;
+}
+
+static long long now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
+}
+
+static int churn(long want, long mib)
+{
+	long long t, d, max = 0;
+	size_t len = (size_t)mib * MIB;
+	char *p;
+
+	if (want > 0) {
+		if (len < (size_t)want * 2 * PAGE)
+			len = (size_t)want * 2 * PAGE;
+		p = map_anon(len);
+		touch(p, len, PAGE);
+		split(p, len, want);
+	}
+	ready();
+	while (!stop) {
+		t = now_us();
+		p = mmap(NULL, 64 * 1024, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			die("mmap");
+		touch(p, 64 * 1024, PAGE);
+		munmap(p, 64 * 1024);
+		d = now_us() - t;
+		if (d > max)
+			max = d;
+	}
+	printf("max_stall_us %lld\n", max);
+	return 0;
+}
+
+static int exit_after(long want, long ms)
+{
+	char *p = map_anon((size_t)want * 2 * PAGE);
+
+	touch(p, (size_t)want * 2 * PAGE, PAGE);
+	split(p, (size_t)want * 2 * PAGE, want);
+	ready();
+	usleep(ms * 1000);
+	return 0;
+}
+
+/*
+ * Drop what lets root read another user's mm: CAP_SYS_PTRACE, and from
+ * 7.x also CAP_PERFMON or CAP_SYS_ADMIN (mm_access() -> may_access_mm()).
+ */
+static int drop_ptrace_cap(void)
+{
+	static const int caps[] = { CAP_SYS_PTRACE, CAP_SYS_ADMIN, 38 /* CAP_PERFMON */ };
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[2];
+	unsigned int i;
+
+	if (syscall(SYS_capget, &hdr, data))
+		return -1;
+	for (i = 0; i < sizeof(caps) / sizeof(caps[0]); i++) {
+		data[caps[i] / 32].effective &= ~(1U << (caps[i] % 32));
+		data[caps[i] / 32].permitted &= ~(1U << (caps[i] % 32));
+	}
+	return syscall(SYS_capset, &hdr, data);
+}
+
+static int noptrace(const char *file)
+{
+	char buf[8192], line[64];
+	ssize_t n;
+	int fd, err;
+
+	child = fork();
+	if (child < 0)
+		die("fork");
+	if (child == 0) {
+		if (setuid(65534))
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	usleep(200000);
+	if (drop_ptrace_cap())
+		die("capset");
+	/* what the kernel itself decides for /proc/PID/smaps_rollup */
+	snprintf(buf, sizeof(buf), "/proc/%d/smaps_rollup", child);
+	fd = open(buf, O_RDONLY);
+	printf("proc_smaps %s\n", fd < 0 ? strerrorname_np(errno) : "ok");
+	if (fd >= 0)
+		close(fd);
+	fd = open(file, O_RDWR);
+	if (fd < 0)
+		die("open");
+	snprintf(line, sizeof(line), "%d\n", child);
+	n = write(fd, line, strlen(line));
+	err = n < 0 ? errno : 0;
+	printf("write_other %s\n", n < 0 ? strerrorname_np(err) : "ok");
+	/* the file still shows the reader itself */
+	n = read(fd, buf, sizeof(buf) - 1);
+	if (n < 0)
+		die("read");
+	buf[n] = '\0';
+	printf("self %d\n", getpid());
+	printf("first_record_pid %d\n",
+	       atoi(strchr(buf, '\n') ? strchr(buf, '\n') + 1 : "0"));
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct sigaction sa = { .sa_handler = on_term };
+
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc == 3 && !strcmp(argv[1], "basic"))
+		return basic(argv[2]);
+	if (argc == 4 && !strcmp(argv[1], "vmas"))
+		return vmas(atol(argv[2]), atol(argv[3]));
+	if (argc == 2 && !strcmp(argv[1], "churn"))
+		return churn(0, 0);
+	if (argc == 4 && !strcmp(argv[1], "churn"))
+		return churn(atol(argv[2]), atol(argv[3]));
+	if (argc == 4 && !strcmp(argv[1], "exit"))
+		return exit_after(atol(argv[2]), atol(argv[3]));
+	if (argc == 3 && !strcmp(argv[1], "noptrace"))
+		return noptrace(argv[2]);
+	fprintf(stderr, "usage: memtarget basic DIR | vmas N MIB | churn [N MIB] | exit N MS | noptrace FILE\n");
+	return 2;
+}

@@ -1,0 +1,502 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# mm and vmas (docs/procmem.md): every figure against /proc/PID/status,
+# smaps_rollup and smaps of a quiescent target, exactly; 65530 VMAs;
+# concurrent readers of a churning target, a target exiting mid-read, a
+# kernel thread, a zombie, a reader without CAP_SYS_PTRACE; bad pids.
+. "${ST_DIR:-$(dirname "$0")}/lib.sh"
+
+T=$(mi_tmpdir procmem) || exit 1
+MT=${MI_MEMTARGET:-$ST_DIR/progs/memtarget}
+pids=
+cleanup()
+{
+	for p in $pids; do kill "$p" 2>/dev/null; done
+	wait 2>/dev/null
+	rm -rf "$T"
+}
+trap cleanup EXIT
+
+require_file "$MI_DIR/mm"
+require_file "$MI_DIR/vmas"
+
+if [ "$(cap_available mm.rollup)" != yes ]; then
+	skip "mm/vmas page walk" "$(cap_detail mm.rollup)"
+	exit 0
+fi
+if [ "$(cap_available pid_select)" != yes ]; then
+	skip "mm/vmas of another pid" "$(cap_detail pid_select)"
+	exit 0
+fi
+
+# pm_read FILE PID: FILE (mm or vmas) of PID on stdout; fails like the write
+pm_read()
+{
+	(
+		exec 3<>"$MI_DIR/$1" || exit 1
+		echo "$2" >&3 || exit 1
+		cat <&3
+	)
+}
+
+# start_target OUT ARGS...: memtarget ARGS in the background, waits for
+# "ready"; sets $tpid (and $cpid for its child)
+start_target()
+{
+	_out=$1
+	shift
+	"$MT" "$@" > "$_out" 2>&1 &
+	_bg=$!
+	pids="$pids $_bg"
+	_i=0
+	while ! grep -q '^ready' "$_out" 2>/dev/null; do
+		_i=$((_i + 1))
+		if [ $_i -gt 600 ] || ! kill -0 "$_bg" 2>/dev/null; then
+			diag "memtarget $* did not get ready: $(cat "$_out")"
+			return 1
+		fi
+		sleep 0.1
+	done
+	tpid=$(awk '/^ready/ { print $2 }' "$_out")
+	cpid=$(awk '/^ready/ { print $3 }' "$_out")
+}
+
+# kv FILE: "Key: value ..." lines (smaps_rollup, status) as "Key value"
+kv()
+{
+	awk '{ k = $1; sub(/:$/, "", k); print k, $2 }' "$1"
+}
+
+# rec FILE: the one record of a meminspect file as "field value" lines
+rec()
+{
+	awk 'NR == 1 { n = split($0, h, " "); next }
+	     /^#/ { next }
+	     { for (i = 1; i < n; i++) print h[i], $i
+	       s = $0; for (i = 1; i < n; i++) sub(/^[^ ]* /, "", s)
+	       print h[n], s; exit }' "$1"
+}
+
+# compare MINE THEIRS PAIRS: PAIRS is "ours=theirs ..."; prints mismatches
+compare()
+{
+	awk -v pairs="$3" '
+		FNR == NR { a[$1] = $2; next }
+		{ b[$1] = $2 }
+		END {
+			n = split(pairs, p, " ")
+			for (i = 1; i <= n; i++) {
+				split(p[i], q, "=")
+				if (!(q[2] in b))
+					continue	# not on this kernel
+				if (!(q[1] in a) || a[q[1]] != b[q[2]])
+					printf "%s=%s vs %s=%s\n", q[1], a[q[1]], q[2], b[q[2]]
+			}
+		}' "$1" "$2"
+}
+
+ROLLUP_PAIRS="rss_kb=Rss pss_kb=Pss pss_dirty_kb=Pss_Dirty pss_anon_kb=Pss_Anon
+pss_file_kb=Pss_File pss_shmem_kb=Pss_Shmem shared_clean_kb=Shared_Clean
+shared_dirty_kb=Shared_Dirty private_clean_kb=Private_Clean
+private_dirty_kb=Private_Dirty referenced_kb=Referenced
+anonymous_kb=Anonymous lazyfree_kb=LazyFree anon_huge_kb=AnonHugePages
+shmem_pmd_kb=ShmemPmdMapped file_pmd_kb=FilePmdMapped swap_kb=Swap
+swap_pss_kb=SwapPss locked_kb=Locked uss_kb=Uss"
+STATUS_PAIRS="total_vm_kb=VmSize hiwater_vm_kb=VmPeak mm_rss_kb=VmRSS
+mm_anon_kb=RssAnon mm_file_kb=RssFile mm_shmem_kb=RssShmem
+hiwater_rss_kb=VmHWM data_vm_kb=VmData stack_vm_kb=VmStk locked_vm_kb=VmLck
+pinned_vm_kb=VmPin swap_ents_kb=VmSwap exec_vm_kb=VmExecLib
+pgtables_kb=VmPTE map_count=MapCount max_map_count=MaxMapCount
+start_code=StartCode end_code=EndCode start_stack=StartStack
+start_data=StartData end_data=EndData start_brk=StartBrk comm=Comm pid=Pid"
+
+# anchors PID OUT: the kernel's own figures for PID, one "Key value" a line
+anchors()
+{
+	{
+		kv "/proc/$1/smaps_rollup"
+		awk '/^Private_(Clean|Dirty):/ { s += $2 }
+		     END { print "Uss", s }' "/proc/$1/smaps_rollup"
+		kv "/proc/$1/status"
+		awk '/^Vm(Exe|Lib):/ { s += $2 } END { print "VmExecLib", s }' \
+			"/proc/$1/status"
+		echo "MapCount $(grep -vc '\[vsyscall\]' "/proc/$1/maps")"
+		echo "MaxMapCount $(cat /proc/sys/vm/max_map_count)"
+		echo "Comm $(cat "/proc/$1/comm")"
+		echo "Pid $1"
+		# /proc/PID/stat after the ")" of comm: field 3 is $1 here
+		sed 's/.*) //' "/proc/$1/stat" | awk '{
+			print "StartCode", $24; print "EndCode", $25
+			print "StartStack", $26; print "StartData", $43
+			print "EndData", $44; print "StartBrk", $45 }'
+	} > "$2"
+}
+
+# ours MMFILE OUT: the mm record, pgtables in kB, addresses in decimal
+ours()
+{
+	rec "$1" | awk '
+		function h2d(s,   i, d) {
+			d = 0; s = tolower(s); sub(/^0x/, "", s)
+			for (i = 1; i <= length(s); i++)
+				d = d * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+			return d
+		}
+		$2 ~ /^0x/ { printf "%s %.0f\n", $1, h2d($2); next }
+		{ print }
+		$1 == "pgtables_bytes" { print "pgtables_kb", int($2 / 1024) }' > "$2"
+}
+
+# check_mm NAME PID: mm of PID equals its smaps_rollup and status; read
+# again (up to 3 times) if the anchors moved between the reads
+check_mm()
+{
+	_r=0
+	while [ $_r -lt 3 ]; do
+		_r=$((_r + 1))
+		anchors "$2" "$T/a1"
+		pm_read mm "$2" > "$T/mm" || { fail "$1: mm of pid $2 reads"; return; }
+		anchors "$2" "$T/a2"
+		cmp -s "$T/a1" "$T/a2" || continue
+		ours "$T/mm" "$T/ours"
+		compare "$T/ours" "$T/a1" "$ROLLUP_PAIRS $STATUS_PAIRS" > "$T/diff"
+		[ -s "$T/diff" ] || break
+	done
+	if ! cmp -s "$T/a1" "$T/a2"; then
+		fail "$1: quiescent target (the anchors moved in 3 tries)"
+	elif [ -s "$T/diff" ]; then
+		fail "$1: mm equals smaps_rollup and status exactly"
+		while read -r l; do diag "$l"; done < "$T/diff"
+	else
+		ok "$1: mm equals smaps_rollup and status exactly ($(wc -l < "$T/ours") figures)"
+	fi
+}
+
+# smaps_rows PID: one line per VMA of smaps: start and "Key value" pairs
+smaps_rows()
+{
+	awk '/^[0-9a-f]+-[0-9a-f]+ / {
+		if (line != "") print line
+		split($1, r, "-"); s = r[1]; sub(/^0+/, "", s)
+		name = ""
+		for (i = 6; i <= NF; i++) name = name (i > 6 ? " " : "") $i
+		if (name == "") name = "-"
+		line = s " perms " $2 " inode " $5 " name " name
+		next }
+	     /^[A-Z][A-Za-z_]*: +[0-9]+ kB$/ { k = $1; sub(/:$/, "", k)
+		line = line " " k " " $2 }
+	     END { if (line != "") print line }' "/proc/$1/smaps"
+}
+
+VMA_PAIRS="size_kb=Size rss_kb=Rss pss_kb=Pss pss_dirty_kb=Pss_Dirty
+shared_clean_kb=Shared_Clean shared_dirty_kb=Shared_Dirty
+private_clean_kb=Private_Clean private_dirty_kb=Private_Dirty
+referenced_kb=Referenced anonymous_kb=Anonymous lazyfree_kb=LazyFree
+anon_huge_kb=AnonHugePages shmem_pmd_kb=ShmemPmdMapped
+file_pmd_kb=FilePmdMapped swap_kb=Swap swap_pss_kb=SwapPss locked_kb=Locked
+perms=perms inode=inode"
+
+# check_vmas NAME PID: each vmas row equals its smaps entry; the rows sum
+# to the mm rollup
+check_vmas()
+{
+	_r=0
+	while [ $_r -lt 3 ]; do
+		_r=$((_r + 1))
+		smaps_rows "$2" > "$T/s1"
+		pm_read vmas "$2" > "$T/vmas" || { fail "$1: vmas reads"; return; }
+		pm_read mm "$2" > "$T/mm2"
+		smaps_rows "$2" > "$T/s2"
+		cmp -s "$T/s1" "$T/s2" && break
+	done
+	awk -v pairs="$VMA_PAIRS" '
+		FNR == NR { s = $1; for (i = 2; i < NF; i += 2) v[s, $i] = $(i + 1)
+			    have[s] = 1; next }
+		FNR == 1 { n = split($0, h, " "); next }
+		/^#/ { next }
+		{ s = $1; sub(/^0x/, "", s); rows++
+		  if (!(s in have)) { printf "row %s: not in smaps\n", $1; bad++; next }
+		  seen[s] = 1
+		  m = split(pairs, p, " ")
+		  for (i = 1; i <= n; i++) f[h[i]] = $i
+		  for (i = 1; i <= m; i++) {
+			split(p[i], q, "=")
+			if (!((s, q[2]) in v)) continue
+			if (f[q[1]] != v[s, q[2]]) {
+				printf "row %s: %s=%s vs smaps %s=%s\n", $1, q[1], f[q[1]], q[2], v[s, q[2]]
+				bad++
+			}
+		  } }
+		END { for (s in have) if (!(s in seen) && s != "ffffffffff600000")
+			printf "smaps %s: no row\n", s }' "$T/s1" "$T/vmas" > "$T/vdiff"
+	if [ -s "$T/vdiff" ]; then
+		fail "$1: every vmas row equals its smaps entry"
+		head -n 20 "$T/vdiff" | while read -r l; do diag "$l"; done
+	else
+		ok "$1: every vmas row equals its smaps entry ($(grep -c '^0x' "$T/vmas") rows)"
+	fi
+
+	# rows sum to the rollup: exactly, but PSS figures, which smaps and
+	# we print truncated to kB per row: 0 <= rollup - sum < rows
+	rec "$T/mm2" > "$T/mm2.rec"
+	awk 'FNR == NR { m[$1] = $2; next }
+	     FNR == 1 { n = split($0, h, " "); next }
+	     /^#/ { next }
+	     { rows++; for (i = 8; i < n; i++) s[h[i]] += $i }
+	     END { for (k in s) {
+			if (k == "size_kb") continue
+			d = m[k] - s[k]
+			if (k ~ /^(pss|swap_pss|locked)/) {
+				if (d < 0 || d >= rows) printf "%s: rollup %s, rows sum to %s (%d rows)\n", k, m[k], s[k], rows
+			} else if (d != 0) printf "%s: rollup %s, rows sum to %s\n", k, m[k], s[k]
+		   }
+		   if (rows != m["map_count"]) printf "rows %d, map_count %s\n", rows, m["map_count"] }' \
+		"$T/mm2.rec" "$T/vmas" > "$T/sdiff"
+	if [ -s "$T/sdiff" ]; then
+		fail "$1: vmas rows sum to the mm rollup"
+		while read -r l; do diag "$l"; done < "$T/sdiff"
+	else
+		ok "$1: vmas rows sum to the mm rollup (PSS within the per-row kB truncation)"
+	fi
+}
+
+# -- the reader itself (default target) ------------------------------------
+
+cat "$MI_DIR/mm" > "$T/self"
+self=$(rec "$T/self" | awk '$1 == "comm" { print $2 }')
+check "mm without a pid shows the reading process (comm cat: '$self')" \
+	test "$self" = cat
+
+# -- a quiescent target: anonymous, file, shmem, THP, fork-shared ----------
+
+if start_target "$T/basic.out" basic "$T"; then
+	check_mm "basic target" "$tpid"
+	check_mm "its fork child" "$cpid"
+	check_vmas "basic target" "$tpid"
+	pm_read mm "$tpid" > "$T/mmb"
+	rec "$T/mmb" > "$T/mmb.rec"
+	awk '{ v[$1] = $2 }
+	     END { exit !(v["pss_kb"] < v["rss_kb"] && v["mm_shmem_kb"] > 0 &&
+			  v["mm_file_kb"] > 0 && v["anonymous_kb"] > 0) }' \
+		"$T/mmb.rec"
+	check "basic target: shared memory makes pss < rss; anon, file and shmem present" \
+		test $? -eq 0
+	diag "basic target: $(awk '$1 ~ /^(rss_kb|pss_kb|uss_kb|anon_huge_kb|mm_shmem_kb|swap_kb)$/ { printf "%s=%s ", $1, $2 }' "$T/mmb.rec")"
+	if [ "$(awk '$1 == "SwapTotal:" { print $2 }' /proc/meminfo)" = 0 ]; then
+		diag "no swap in this VM: swap figures are 0 on both sides"
+	fi
+
+	# -- the reader --------------------------------------------------------
+	pss=$(awk '$1 == "pss_kb" { print $2 }' "$T/mmb.rec")
+	rd=$("$MI_READER" mm "$tpid" 2>&1)
+	check "meminspect mm $tpid: exit 0, pss_kb row equals the file's ($pss)" \
+		sh -c "echo '$rd' | grep -qE '^pss_kb +$pss\$'"
+	rd=$("$MI_READER" --json mm "$tpid" 2>&1)
+	check "meminspect --json mm $tpid: one object with \"pid\": $tpid" \
+		sh -c "echo '$rd' | head -c 1 | grep -q '{' && echo '$rd' | grep -q '\"pid\": *$tpid,'"
+	"$MI_READER" vmas "$tpid" --sort rss > "$T/rv" 2>&1
+	st=$?
+	first=$(awk 'NR == 2 { for (i = 1; i <= NF; i++) if (h[i] == "rss_kb") print $i; exit }
+		     NR == 1 { for (i = 1; i <= NF; i++) h[i] = $i }' "$T/rv")
+	most=$(awk 'NR > 1 && /^0x/ { if ($9 > m) m = $9 } END { print m + 0 }' "$T/vmas")
+	check "meminspect vmas $tpid --sort rss: exit $st, largest rss first ($first = $most)" \
+		test "$st" = 0 -a "$first" = "$most"
+	"$MI_READER" --json vmas "$tpid" > "$T/rj" 2>&1
+	check "meminspect --json vmas $tpid: an array, one object per VMA" \
+		test "$(head -c 1 "$T/rj")" = "[" -a \
+		"$(grep -c '"start":' "$T/rj")" = "$(grep -c '^0x' "$T/vmas")"
+	"$MI_READER" top > "$T/top" 2>&1
+	st=$?
+	tp=$(awk -v p="$tpid" '$1 == p { print $3 }' "$T/top")
+	check "meminspect top: exit $st, lists the target with its pss ($tp = $pss)" \
+		test "$st" = 0 -a "$tp" = "$pss"
+	"$MI_READER" mm 2 > /dev/null 2> "$T/rk"
+	st=$?
+	check "meminspect mm 2 (kernel thread): exit $st = 1, says why ($(cat "$T/rk"))" \
+		sh -c "test $st = 1 && grep -q 'kernel thread' '$T/rk'"
+	"$MI_READER" mm 4194303 > /dev/null 2> "$T/rk"
+	st=$?
+	check "meminspect mm 4194303 (no such pid): exit $st = 1, says so" \
+		sh -c "test $st = 1 && grep -q 'no process' '$T/rk'"
+	cp "$T/mmb" "$T/fixture.mm"
+	cp "$T/vmas" "$T/fixture.vmas"
+
+	# -- bad pid input: clear error, prior target unchanged -------------
+	(
+		exec 3<>"$MI_DIR/mm"
+		echo "$tpid" >&3
+		for bad in garbage -1 12abc "" 99999999999 4194305 4194303 \
+			"1 2" 0x10; do
+			if printf '%s\n' "$bad" >&3 2>/dev/null; then
+				echo "accepted '$bad'"
+			fi
+		done
+		cat <&3
+	) > "$T/badout" 2>&1
+	got=$(rec "$T/badout" | awk '$1 == "pid" { print $2 }')
+	if grep -q '^accepted' "$T/badout" || [ "$got" != "$tpid" ]; then
+		fail "bad pids are refused and the target stays pid $tpid"
+		diag "$(grep '^accepted' "$T/badout" | tr '\n' ' ') pid now: $got"
+	else
+		ok "bad pids (garbage, -1, 12abc, empty, huge, > PID_MAX_LIMIT, nonexistent, '1 2', 0x10) refused; the target stays pid $tpid"
+	fi
+	err=$( (exec 3<>"$MI_DIR/mm"; echo 4194303 >&3) 2>&1)
+	check "a nonexistent pid says so ($err)" \
+		sh -c "echo '$err' | grep -q 'No such process'"
+	err=$( (exec 3<>"$MI_DIR/mm"; echo abc >&3) 2>&1)
+	check "garbage says Invalid argument ($err)" \
+		sh -c "echo '$err' | grep -q 'Invalid argument'"
+
+	kill "$tpid"
+	wait "$tpid"
+	check "basic target exits 0 on SIGTERM" test $? -eq 0
+fi
+
+# -- a kernel thread, a zombie ----------------------------------------------
+
+pm_read mm 2 > "$T/k"
+if [ "$(grep -c -v '^#' "$T/k")" = 1 ] && grep -q '^# pid 2 .*kernel thread' "$T/k"; then
+	ok "mm of a kernel thread: header and a note ($(tail -n 1 "$T/k"))"
+else
+	fail "mm of a kernel thread: header and a note"
+	diag "$(cat "$T/k")"
+fi
+pm_read vmas 2 > "$T/k"
+check "vmas of a kernel thread: header and a note" \
+	grep -q '^# pid 2 .*kernel thread' "$T/k"
+
+sh -c 'sleep 0.1 & echo $! > '"$T"'/zpid; exec sleep 5' &
+pids="$pids $!"
+sleep 1
+zpid=$(cat "$T/zpid")
+pm_read mm "$zpid" > "$T/z"
+if grep -q "^# pid $zpid .*zombie" "$T/z"; then
+	ok "mm of a zombie: a note ($(tail -n 1 "$T/z"))"
+else
+	fail "mm of a zombie: a note"
+	diag "state: $(grep State "/proc/$zpid/status"); $(cat "$T/z")"
+fi
+
+# -- a reader that may not ptrace the target --------------------------------
+
+"$MT" noptrace "$MI_DIR/mm" > "$T/np" 2>&1
+if grep -q '^write_other EACCES' "$T/np" && grep -q '^proc_smaps EACCES' "$T/np" &&
+   [ "$(awk '$1 == "self" { print $2 }' "$T/np")" = \
+     "$(awk '$1 == "first_record_pid" { print $2 }' "$T/np")" ]; then
+	ok "a reader without CAP_SYS_PTRACE (or CAP_SYS_ADMIN, CAP_PERFMON) is refused another user's process (EACCES, as /proc/PID/smaps_rollup) and still reads itself"
+else
+	fail "a reader without CAP_SYS_PTRACE is refused another user's process"
+	diag "$(cat "$T/np" | tr '\n' ' ')"
+fi
+
+# -- 65530 VMAs --------------------------------------------------------------
+
+max=$(cat /proc/sys/vm/max_map_count)
+nv=$((max + 100))
+# Under KASAN (the debug lane) a quarter of the VMAs: the checkers see the
+# same code paths; the stock lanes map every VMA the kernel allows.
+if mi_kasan; then
+	nv=$((max / 4))
+	diag "KASAN kernel: $nv VMAs instead of max_map_count $max"
+fi
+if start_target "$T/vmas.out" vmas "$nv" 64; then
+	mc=$(grep -vc '\[vsyscall\]' "/proc/$tpid/maps")
+	check_mm "target with $mc VMAs (max_map_count $max)" "$tpid"
+	pm_read vmas "$tpid" > "$T/bigvmas"
+	rows=$(grep -vc '^#' "$T/bigvmas")
+	rows=$((rows - 1))
+	check "vmas of the $mc-VMA target: all $rows rows present" \
+		test "$rows" = "$mc"
+	pm_read mm "$tpid" > "$T/bigmm"
+	rec "$T/bigmm" > "$T/bigmm.rec"
+	awk 'FNR == NR { m[$1] = $2; next }
+	     FNR == 1 { n = split($0, h, " "); next }
+	     /^#/ { next }
+	     { for (i = 8; i < n; i++) s[h[i]] += $i }
+	     END { for (k in s) if (k !~ /^(size_kb|pss|swap_pss|locked)/ && m[k] != s[k])
+			printf "%s: rollup %s rows %s\n", k, m[k], s[k] }' \
+		"$T/bigmm.rec" "$T/bigvmas" > "$T/bigdiff"
+	if [ -s "$T/bigdiff" ]; then
+		fail "vmas of the $mc-VMA target sum to the rollup"
+		while read -r l; do diag "$l"; done < "$T/bigdiff"
+	else
+		ok "vmas of the $mc-VMA target sum to the rollup"
+	fi
+	kill "$tpid"
+	wait "$tpid"
+fi
+
+# -- concurrency --------------------------------------------------------------
+
+# reader FILE PID N OUT: N reads; counts outcomes into OUT
+reader()
+{
+	_i=0
+	_good=0
+	_bad=0
+	while [ $_i -lt "$3" ]; do
+		_i=$((_i + 1))
+		if pm_read "$1" "$2" > "$4.cur" 2> "$4.err"; then
+			if head -n 1 "$4.cur" | grep -qE '^(pid|start) ' &&
+			   [ "$(grep -vc '^#' "$4.cur")" -ge 1 ]; then
+				_good=$((_good + 1))
+			else
+				_bad=$((_bad + 1))
+				cp "$4.cur" "$4.badcopy"
+			fi
+		elif grep -q 'No such process' "$4.err"; then
+			_good=$((_good + 1))	# gone before the write: clear
+		else
+			_bad=$((_bad + 1))
+			cp "$4.err" "$4.badcopy"
+		fi
+	done
+	echo "$_good $_bad" > "$4"
+}
+
+if start_target "$T/churn.out" churn; then
+	rp=
+	for r in 1 2 3 4; do
+		f=mm
+		[ $((r % 2)) = 0 ] && f=vmas
+		reader $f "$tpid" 15 "$T/r$r" &
+		rp="$rp $!"
+	done
+	wait $rp
+	kill "$tpid"
+	wait "$tpid"
+	st=$?
+	res=$(cat "$T"/r1 "$T"/r2 "$T"/r3 "$T"/r4 2>/dev/null | tr '\n' ' ')
+	bad=$(cat "$T"/r1 "$T"/r2 "$T"/r3 "$T"/r4 2>/dev/null |
+		awk '{ b += $2; g += $1 } END { print (g == 60 && b == 0) ? 0 : 1 }')
+	if [ "$bad" = 0 ] && [ $st = 0 ]; then
+		ok "4 readers x 15 reads of mm/vmas of a target mapping and unmapping in a loop: all complete ($res; $(cat "$T/churn.out" | tail -n 1))"
+	else
+		fail "4 readers of a churning target: all reads complete"
+		diag "good bad per reader: $res; target exit $st"
+		for r in 1 2 3 4; do
+			[ -f "$T/r$r.badcopy" ] && diag "r$r: $(head -c 300 "$T/r$r.badcopy")"
+		done
+	fi
+fi
+
+# a target that exits while it is being read: each read completes, with
+# its rows, a note, or ESRCH
+exits=0
+bad=0
+for n in 1 2 3; do
+	start_target "$T/exit.$n.out" exit 20000 $((n * 150)) || continue
+	rp=
+	for r in 1 2; do
+		reader vmas "$tpid" 3 "$T/e$r" &
+		rp="$rp $!"
+	done
+	wait $rp "$tpid"
+	for r in 1 2; do
+		bad=$((bad + $(awk '{ print $2 }' "$T/e$r")))
+	done
+	exits=$((exits + 1))
+done
+notes=$(cat "$T"/e*.cur 2>/dev/null | grep -c '^# the target exited' )
+check "a target exiting mid-read ($exits runs): every read completes ($notes 'exited' notes seen)" \
+	test "$bad" = 0 -a "$exits" = 3
