@@ -10,7 +10,7 @@
 
 MI_KUNIT_KO=${MI_KUNIT_KO:-/meminspect/meminspect_kunit.ko}
 # The suites meminspect_kunit.ko registers (module/kunit/kunit_main.c).
-SUITES="meminspect_frag meminspect_params"
+SUITES="meminspect_frag meminspect_params meminspect_fault_parse"
 
 require_file "$MI_DIR/capabilities"
 avail=$(cap_available kunit) || {

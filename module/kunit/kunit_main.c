@@ -9,7 +9,7 @@
 
 #include "mi_kunit.h"
 
-kunit_test_suites(&mi_frag_suite, &mi_params_suite);
+kunit_test_suites(&mi_frag_suite, &mi_params_suite, &mi_fault_parse_suite);
 
 MODULE_DESCRIPTION("KUnit suites for meminspect's pure logic");
 MODULE_LICENSE("GPL");

@@ -7,5 +7,6 @@
 
 extern struct kunit_suite mi_frag_suite;
 extern struct kunit_suite mi_params_suite;
+extern struct kunit_suite mi_fault_parse_suite;
 
 #endif /* MI_KUNIT_H */
