@@ -17,6 +17,9 @@ DESTDIR ?=
 
 MODULE_SRC := $(wildcard module/*.c module/*.h) module/Kbuild $(wildcard module/*.sh)
 HELPER_SRC := $(wildcard selftests/helper/*.c) selftests/helper/Kbuild
+# The KUnit module: its own files and the module's pure sources ("# pure:" in its Kbuild)
+KUNIT_SRC := $(wildcard module/kunit/*.c module/kunit/*.h) module/kunit/Kbuild \
+	$(addprefix module/,$(shell sed -n 's/^# pure: //p' module/kunit/Kbuild))
 
 .PHONY: all module userspace userspace-static selftests-progs build-kernel run check lint \
 	install uninstall dkms-install dkms-uninstall clean help
@@ -43,7 +46,8 @@ selftests-progs:
 
 # The module and the selftests' helper module for one matrix kernel, built in build/KERNEL/
 # from symlinks to the sources so several kernels' objects never mix.
-build-kernel: build/$(KERNEL)/module/meminspect.ko build/$(KERNEL)/helper/meminspect_test.ko
+build-kernel: build/$(KERNEL)/module/meminspect.ko build/$(KERNEL)/helper/meminspect_test.ko \
+	build/$(KERNEL)/kunit/.built
 
 build/$(KERNEL)/module/meminspect.ko: $(MODULE_SRC)
 	@test -n "$(KERNEL)" || { echo "build-kernel needs KERNEL=5.10|6.1|6.12|7.3" >&2; exit 2; }
@@ -53,6 +57,13 @@ build/$(KERNEL)/module/meminspect.ko: $(MODULE_SRC)
 build/$(KERNEL)/helper/meminspect_test.ko: $(HELPER_SRC)
 	@mkdir -p $(@D) && for f in $(HELPER_SRC); do ln -sf $(TOP)/$$f $(@D)/; done
 	scripts/kbuild $(KERNEL) $(@D) W=1 modules
+
+# meminspect_kunit.ko only where the kernel has CONFIG_KUNIT (module/kunit/Kbuild decides);
+# the stamp stands for "built, or nothing to build" on kernels without it.
+build/$(KERNEL)/kunit/.built: $(KUNIT_SRC)
+	@mkdir -p $(@D) && for f in $(KUNIT_SRC); do ln -sf $(TOP)/$$f $(@D)/; done
+	scripts/kbuild $(KERNEL) $(@D) W=1 modules
+	@touch $@
 
 run:
 	scripts/setup

@@ -79,15 +79,7 @@ static unsigned int mi_walk_budget = MI_WALK_BUDGET_DEFAULT;
 
 static int mi_budget_set(const char *val, const struct kernel_param *kp)
 {
-	unsigned int v;
-	int err = kstrtouint(val, 10, &v);
-
-	if (err)
-		return err;
-	if (v < 1 || v > MI_WALK_BUDGET_MAX)
-		return -ERANGE;
-	*(unsigned int *)kp->arg = v;
-	return 0;
+	return mi_walk_budget_parse(val, kp->arg);
 }
 
 static const struct kernel_param_ops mi_budget_ops = {

@@ -13,13 +13,12 @@
 #include <linux/seq_file.h>
 #include <linux/types.h>
 
+#include "params.h"
+
 /* Sized from the kernel's own arrays: see the notes in compat.h. */
 #define MI_NR_ORDERS	ARRAY_SIZE(((struct zone *)NULL)->free_area)
 #define MI_NR_MT	ARRAY_SIZE(((struct free_area *)NULL)->free_list)
 
-/* Entries walked per zone->lock hold, at most (parameter walk_budget). */
-#define MI_WALK_BUDGET_DEFAULT	1024
-#define MI_WALK_BUDGET_MAX	(1024U * 1024U)
 /* Attempts per order before its counts are reported as unstable. */
 #define MI_WALK_TRIES	4
 

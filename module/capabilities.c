@@ -48,6 +48,47 @@ void mi_caps_unregister(struct mi_cap_table *table)
 	mutex_unlock(&mi_cap_lock);
 }
 
+/*
+ * What the kernel itself was built with that the selftests use: the debug
+ * lane's checkers, which Debian's kernels lack (docs/capabilities.md).
+ */
+enum {
+	MI_KCAP_KUNIT,
+	MI_KCAP_FAULT,
+	MI_NR_KCAPS
+};
+
+static struct mi_cap mi_kernel_caps[MI_NR_KCAPS] = {
+	[MI_KCAP_KUNIT] = { .name = "kunit", .kind = MI_CAP_MECHANISM },
+	[MI_KCAP_FAULT] = { .name = "kernel_fault_injection",
+			    .kind = MI_CAP_MECHANISM },
+};
+
+static struct mi_cap_table mi_kernel_table;
+
+void mi_kernel_caps_init(void)
+{
+	if (IS_ENABLED(CONFIG_KUNIT))
+		mi_cap_set(&mi_kernel_caps[MI_KCAP_KUNIT], true,
+			   "kernel built with CONFIG_KUNIT: meminspect_kunit.ko runs the module's KUnit suites");
+	else
+		mi_cap_set(&mi_kernel_caps[MI_KCAP_KUNIT], false,
+			   "kernel built without CONFIG_KUNIT: no KUnit suites");
+	if (IS_ENABLED(CONFIG_FAILSLAB) && IS_ENABLED(CONFIG_FAIL_PAGE_ALLOC) &&
+	    IS_ENABLED(CONFIG_FAULT_INJECTION_DEBUG_FS))
+		mi_cap_set(&mi_kernel_caps[MI_KCAP_FAULT], true,
+			   "kernel's failslab and fail_page_alloc with their debugfs: the selftests compare them with meminspect's fault injection");
+	else
+		mi_cap_set(&mi_kernel_caps[MI_KCAP_FAULT], false,
+			   "kernel built without CONFIG_FAILSLAB, CONFIG_FAIL_PAGE_ALLOC or CONFIG_FAULT_INJECTION_DEBUG_FS: no failslab/fail_page_alloc to compare with");
+	mi_caps_register(&mi_kernel_table, mi_kernel_caps, MI_NR_KCAPS);
+}
+
+void mi_kernel_caps_exit(void)
+{
+	mi_caps_unregister(&mi_kernel_table);
+}
+
 static int mi_capabilities_show(struct seq_file *m, void *unused)
 {
 	const struct mi_cap_table *table;

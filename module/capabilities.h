@@ -42,6 +42,9 @@ void mi_caps_register(struct mi_cap_table *table, struct mi_cap *caps,
 		      unsigned int nr);
 void mi_caps_unregister(struct mi_cap_table *table);
 
+void mi_kernel_caps_init(void);
+void mi_kernel_caps_exit(void);
+
 extern const struct file_operations mi_capabilities_fops;
 
 #endif /* MI_CAPABILITIES_H */

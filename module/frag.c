@@ -11,7 +11,6 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/ctype.h>
-#include <linux/math64.h>
 #include <linux/mmzone.h>
 #include <linux/module.h>
 #include <linux/nodemask.h>
@@ -19,66 +18,7 @@
 #include <linux/slab.h>
 
 #include "buddy.h"
-
-/* As struct contig_page_info in mm/vmstat.c, for one requested order. */
-struct mi_contig {
-	unsigned long free_pages;
-	unsigned long free_blocks_total;
-	unsigned long free_blocks_suitable;
-};
-
-static unsigned long mi_order_total(const struct mi_zone_free *zf,
-				    unsigned int order)
-{
-	unsigned long n = 0;
-	unsigned int mt;
-
-	for (mt = 0; mt < MI_NR_MT; mt++)
-		n += zf->blocks[order][mt];
-	return n;
-}
-
-/* fill_contig_page_info(), from the walked counts instead of nr_free */
-static void mi_fill_contig(const struct mi_zone_free *zf,
-			   unsigned int suitable_order, struct mi_contig *info)
-{
-	unsigned int order;
-
-	memset(info, 0, sizeof(*info));
-	for (order = 0; order < MI_NR_ORDERS; order++) {
-		unsigned long blocks = mi_order_total(zf, order);
-
-		info->free_blocks_total += blocks;
-		info->free_pages += blocks << order;
-		if (order >= suitable_order)
-			info->free_blocks_suitable += blocks <<
-						      (order - suitable_order);
-	}
-}
-
-/* __fragmentation_index(): -1000 means an allocation would succeed */
-static int mi_extfrag_index(unsigned int order, const struct mi_contig *info)
-{
-	unsigned long requested = 1UL << order;
-
-	if (!info->free_blocks_total)
-		return 0;
-	if (info->free_blocks_suitable)
-		return -1000;
-	return 1000 - div_u64(1000 + div_u64(info->free_pages * 1000ULL,
-					     requested),
-			      info->free_blocks_total);
-}
-
-/* unusable_free_index() */
-static int mi_unusable_index(unsigned int order, const struct mi_contig *info)
-{
-	if (!info->free_pages)
-		return 1000;
-	return div_u64((info->free_pages -
-			(info->free_blocks_suitable << order)) * 1000ULL,
-		       info->free_pages);
-}
+#include "frag_math.h"
 
 static void mi_frag_header(struct seq_file *m)
 {
@@ -98,15 +38,21 @@ static void mi_frag_header(struct seq_file *m)
 static void mi_frag_zone(struct seq_file *m, int nid, const struct zone *zone,
 			 const struct mi_zone_free *zf)
 {
+	unsigned long totals[MI_NR_ORDERS];
 	unsigned int order, k, mt;
 
+	for (order = 0; order < MI_NR_ORDERS; order++) {
+		totals[order] = 0;
+		for (mt = 0; mt < MI_NR_MT; mt++)
+			totals[order] += zf->blocks[order][mt];
+	}
 	for (order = 0; order < MI_NR_ORDERS; order++) {
 		struct mi_contig info;
 		unsigned long ge = 0;
 
-		mi_fill_contig(zf, order, &info);
+		mi_fill_contig(totals, MI_NR_ORDERS, order, &info);
 		for (k = order; k < MI_NR_ORDERS; k++)
-			ge += mi_order_total(zf, k);
+			ge += totals[k];
 		seq_printf(m, "%d %s %u %lu %lu %d %d", nid, zone->name, order,
 			   ge, info.free_blocks_suitable,
 			   mi_unusable_index(order, &info),

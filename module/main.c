@@ -70,6 +70,7 @@ static int __init mi_init(void)
 	mi_zones_init();
 	mi_buddy_init();
 	mi_procmem_init();
+	mi_kernel_caps_init();
 
 	for (i = 0; i < ARRAY_SIZE(mi_files); i++) {
 		mi_file_caps[i].name = mi_files[i].name;
@@ -103,6 +104,7 @@ remove_dir:
 	debugfs_remove_recursive(mi_dir);
 unregister_files:
 	mi_caps_unregister(&mi_file_table);
+	mi_kernel_caps_exit();
 	mi_procmem_exit();
 	mi_buddy_exit();
 	mi_zones_exit();
@@ -116,6 +118,7 @@ static void __exit mi_exit(void)
 {
 	debugfs_remove_recursive(mi_dir);
 	mi_caps_unregister(&mi_file_table);
+	mi_kernel_caps_exit();
 	mi_procmem_exit();
 	mi_buddy_exit();
 	mi_zones_exit();

@@ -1,0 +1,551 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite "meminspect_fault_parse": every writable knob of
+ * /sys/kernel/debug/meminspect/fault/ (docs/fault.md) through
+ * mi_fault_parse_knob(), the function fault.c calls on a write: valid
+ * values, both ends of each range and one past them, garbage, overflow,
+ * the empty write, the one trailing newline that echo adds (and a second
+ * one, which is garbage), and input that is not NUL-terminated.
+ *
+ * After each write the knob must print (mi_fault_format_knob(), what the
+ * file shows) the expected value, and every other knob must print what it
+ * printed before; after a refused write the whole settings struct must be
+ * unchanged, byte for byte.
+ */
+#include <kunit/test.h>
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/string.h>
+#include <linux/threads.h>
+
+#include "fault_parse.h"
+#include "mi_kunit.h"
+
+/* the highest page order the settings are bounded by (x86_64: 10) */
+#define T_MAX_ORDER	10
+
+struct t_write {
+	const char *in;
+	int len;		/* bytes of @in written; -1: strlen(in) */
+	int err;
+	const char *shows;	/* the knob's value afterwards, if err == 0 */
+};
+
+#define W(in, err, shows)	{ in, -1, err, shows }
+#define OK(in, shows)		W(in, 0, shows)
+#define BAD(in)			W(in, -EINVAL, NULL)
+#define RANGE(in)		W(in, -ERANGE, NULL)
+
+#define T_BUF	(MI_FAULT_INPUT_MAX + 8)
+
+/* Working memory of a case, off the stack (KASAN makes frames large). */
+struct t_mem {
+	struct mi_fault_settings s, orig;
+	char buf[T_BUF], again[T_BUF];
+	char before[MI_FK_NR][T_BUF];
+};
+
+static struct t_mem *t_mem(struct kunit *test)
+{
+	struct t_mem *m = kunit_kzalloc(test, sizeof(*m), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	return m;
+}
+
+static void t_show(enum mi_fault_knob knob, const struct mi_fault_settings *s,
+		   char *buf)
+{
+	mi_fault_format_knob(knob, s, buf, T_BUF);
+}
+
+/*
+ * Apply each write to a fresh default settings struct (so one case's
+ * success cannot hide the next one's no-change) and check it.
+ */
+static void t_knob(struct kunit *test, enum mi_fault_knob knob,
+		   const struct t_write *w, unsigned int n)
+{
+	struct t_mem *m = t_mem(test);
+	struct mi_fault_settings *s = &m->s, *orig = &m->orig;
+	char *after = m->buf;
+	unsigned int i, k;
+
+	for (i = 0; i < n; i++) {
+		size_t len = w[i].len < 0 ? strlen(w[i].in) : w[i].len;
+		int err;
+
+		mi_fault_settings_init(s, T_MAX_ORDER);
+		memcpy(orig, s, sizeof(*s));
+		for (k = 0; k < MI_FK_NR; k++)
+			t_show(k, s, m->before[k]);
+
+		err = mi_fault_parse_knob(knob, w[i].in, len, T_MAX_ORDER, s);
+		KUNIT_EXPECT_EQ_MSG(test, err, w[i].err, "%s: write \"%*pE\"",
+				    mi_fault_knob_names[knob], (int)len,
+				    w[i].in);
+		if (err) {
+			KUNIT_EXPECT_TRUE_MSG(test,
+					      !memcmp(s, orig, sizeof(*s)),
+					      "%s: refused write \"%*pE\" changed the settings",
+					      mi_fault_knob_names[knob],
+					      (int)len, w[i].in);
+			continue;
+		}
+		t_show(knob, s, after);
+		if (w[i].shows)
+			KUNIT_EXPECT_STREQ_MSG(test, after, w[i].shows,
+					       "%s: write \"%*pE\"",
+					       mi_fault_knob_names[knob],
+					       (int)len, w[i].in);
+		for (k = 0; k < MI_FK_NR; k++) {
+			if (k == knob)
+				continue;
+			t_show(k, s, after);
+			KUNIT_EXPECT_STREQ_MSG(test, after, m->before[k],
+					       "%s: write \"%*pE\" changed %s",
+					       mi_fault_knob_names[knob],
+					       (int)len, w[i].in,
+					       mi_fault_knob_names[k]);
+		}
+	}
+}
+
+/*
+ * Garbage no number knob may take.  Not here: a NUL byte after the digits
+ * ("1\0", 2 bytes), which the number knobs take as "1" (as the kernel's
+ * kstrto*_from_user() knobs do) while the name knobs refuse it.
+ */
+static const struct t_write t_number_garbage[] = {
+	BAD(""), BAD("\n"), BAD("abc"), BAD("1a"), BAD("a1"), BAD("+1"),
+	BAD(" 1"), BAD("1 "), BAD("1\n\n"), BAD("\n1"), BAD("0x1"),
+	BAD("1.0"), BAD("-"), BAD("--1"), BAD("1-"),
+	RANGE("99999999999999999999"),	/* past long long */
+	RANGE("999999999999999999999999999999"),	/* longer than any */
+};
+
+/* Y/N knobs */
+static const struct t_write t_bool_writes[] = {
+	OK("Y", "Y"), OK("N", "N"), OK("y", "Y"), OK("n", "N"),
+	OK("1", "Y"), OK("0", "N"), OK("Y\n", "Y"), OK("0\n", "N"),
+	BAD(""), BAD("\n"), BAD("YES"), BAD("yes"), BAD("no"),
+	BAD("2"), BAD("-1"), BAD("YY"), BAD(" Y"), BAD("Y "),
+	BAD("Y\n\n"), BAD("true"),
+	{ "Yes", 1, 0, "Y" },	/* only the byte written counts */
+};
+
+static void mi_fault_sites(struct kunit *test)
+{
+	static const struct t_write w[] = {
+		OK("none", "none"), OK("none\n", "none"), OK("slab", "slab"),
+		OK("pages", "pages"), OK("slab,pages", "slab,pages"),
+		OK("pages,slab", "slab,pages"),
+		OK("slab,pages\n", "slab,pages"),
+		{ "slab,pages", 4, 0, "slab" },
+		BAD(""), BAD("\n"), BAD("slab,"), BAD(",slab"),
+		BAD("slab,,pages"), BAD("slab,slab"), BAD("none,slab"),
+		BAD("slab,none"), BAD("Slab"), BAD("SLAB"), BAD("slab pages"),
+		BAD("slab, pages"), BAD(" slab"), BAD("slab "),
+		BAD("slab\n\n"), BAD("all"), BAD("page"), BAD("slabs"),
+		BAD("1"),
+	};
+
+	t_knob(test, MI_FK_SITES, w, ARRAY_SIZE(w));
+}
+
+static void mi_fault_probability(struct kunit *test)
+{
+	static const struct t_write w[] = {
+		OK("0", "0"), OK("1", "1"), OK("50\n", "50"), OK("99", "99"),
+		OK("100", "100"), OK("100\n", "100"), OK("007", "7"),
+		{ "1234", 2, 0, "12" },
+		RANGE("101"), RANGE("-1"), RANGE("2147483648"),
+		RANGE("4294967296"),
+	};
+
+	t_knob(test, MI_FK_PROBABILITY, w, ARRAY_SIZE(w));
+	t_knob(test, MI_FK_PROBABILITY, t_number_garbage,
+	       ARRAY_SIZE(t_number_garbage));
+}
+
+static void mi_fault_interval(struct kunit *test)
+{
+	static const struct t_write w[] = {
+		OK("1", "1"), OK("2", "2"), OK("1000\n", "1000"),
+		OK("2147483647", "2147483647"),
+		RANGE("0"), RANGE("-1"), RANGE("2147483648"),
+		RANGE("4294967296"),
+	};
+
+	t_knob(test, MI_FK_INTERVAL, w, ARRAY_SIZE(w));
+	t_knob(test, MI_FK_INTERVAL, t_number_garbage,
+	       ARRAY_SIZE(t_number_garbage));
+}
+
+static void mi_fault_times(struct kunit *test)
+{
+	static const struct t_write w[] = {
+		OK("-1", "-1"), OK("-1\n", "-1"), OK("0", "0"), OK("1", "1"),
+		OK("5\n", "5"), OK("2147483647", "2147483647"),
+		RANGE("-2"), RANGE("-2147483648"), RANGE("2147483648"),
+		RANGE("4294967295"),
+	};
+
+	t_knob(test, MI_FK_TIMES, w, ARRAY_SIZE(w));
+	t_knob(test, MI_FK_TIMES, t_number_garbage,
+	       ARRAY_SIZE(t_number_garbage));
+}
+
+static void mi_fault_space(struct kunit *test)
+{
+	static const struct t_write w[] = {
+		OK("0", "0"), OK("4096\n", "4096"),
+		OK("2147483647", "2147483647"),
+		RANGE("-1"), RANGE("2147483648"),
+	};
+
+	t_knob(test, MI_FK_SPACE, w, ARRAY_SIZE(w));
+	t_knob(test, MI_FK_SPACE, t_number_garbage,
+	       ARRAY_SIZE(t_number_garbage));
+}
+
+static void mi_fault_verbose(struct kunit *test)
+{
+	static const struct t_write w[] = {
+		OK("0", "0"), OK("1", "1"), OK("2\n", "2"),
+		RANGE("3"), RANGE("-1"),
+	};
+
+	t_knob(test, MI_FK_VERBOSE, w, ARRAY_SIZE(w));
+	t_knob(test, MI_FK_VERBOSE, t_number_garbage,
+	       ARRAY_SIZE(t_number_garbage));
+}
+
+static void mi_fault_ignore_gfp_wait(struct kunit *test)
+{
+	t_knob(test, MI_FK_IGNORE_GFP_WAIT, t_bool_writes,
+	       ARRAY_SIZE(t_bool_writes));
+}
+
+static void mi_fault_ignore_gfp_highmem(struct kunit *test)
+{
+	t_knob(test, MI_FK_IGNORE_GFP_HIGHMEM, t_bool_writes,
+	       ARRAY_SIZE(t_bool_writes));
+}
+
+static void mi_fault_min_order(struct kunit *test)
+{
+	static const struct t_write w[] = {
+		OK("0", "0"), OK("2\n", "2"), OK("10", "10"),
+		RANGE("11"), RANGE("-1"), RANGE("4294967296"),
+	};
+
+	t_knob(test, MI_FK_MIN_ORDER, w, ARRAY_SIZE(w));
+	t_knob(test, MI_FK_MIN_ORDER, t_number_garbage,
+	       ARRAY_SIZE(t_number_garbage));
+}
+
+static void mi_fault_max_order(struct kunit *test)
+{
+	static const struct t_write w[] = {
+		OK("0", "0"), OK("3\n", "3"), OK("10", "10"),
+		RANGE("11"), RANGE("-1"), RANGE("4294967296"),
+	};
+
+	t_knob(test, MI_FK_MAX_ORDER, w, ARRAY_SIZE(w));
+	t_knob(test, MI_FK_MAX_ORDER, t_number_garbage,
+	       ARRAY_SIZE(t_number_garbage));
+}
+
+static void mi_fault_nth(struct kunit *test)
+{
+	static const struct t_write w[] = {
+		OK("0", "0"), OK("1", "1"), OK("3\n", "3"),
+		OK("2147483647", "2147483647"),
+		RANGE("2147483648"), RANGE("-1"),
+	};
+
+	t_knob(test, MI_FK_NTH, w, ARRAY_SIZE(w));
+	t_knob(test, MI_FK_NTH, t_number_garbage, ARRAY_SIZE(t_number_garbage));
+}
+
+static void mi_fault_aim_pid(struct kunit *test)
+{
+	static const struct t_write w[] = {
+		OK("0", "0"), OK("1", "1"), OK("4242\n", "4242"),
+		OK("4194304", "4194304"),	/* PID_MAX_LIMIT, 64-bit */
+		RANGE("4194305"), RANGE("-1"), RANGE("2147483648"),
+	};
+
+	t_knob(test, MI_FK_AIM_PID, w, ARRAY_SIZE(w));
+	t_knob(test, MI_FK_AIM_PID, t_number_garbage,
+	       ARRAY_SIZE(t_number_garbage));
+}
+
+static void mi_fault_aim_children(struct kunit *test)
+{
+	t_knob(test, MI_FK_AIM_CHILDREN, t_bool_writes,
+	       ARRAY_SIZE(t_bool_writes));
+}
+
+static void mi_fault_aim_comm(struct kunit *test)
+{
+	static const struct t_write w[] = {
+		OK("", ""), OK("\n", ""), OK("sh", "sh"), OK("sh\n", "sh"),
+		OK("my prog", "my prog"), OK(" lead", " lead"),
+		OK("kworker/0:1", "kworker/0:1"),
+		OK("fifteen_chars_x", "fifteen_chars_x"),	/* the most */
+		OK("fifteen_chars_x\n", "fifteen_chars_x"),
+		{ "meminspect", 4, 0, "memi" },
+		RANGE("sixteen_chars_xx"), RANGE("sixteen_chars_xx\n"),
+		BAD("a\tb"), BAD("a\nb"), BAD("sh\n\n"), BAD("\x01"),
+		BAD("a\x7f"), { "a\0b", 3, -EINVAL, NULL },
+	};
+
+	t_knob(test, MI_FK_AIM_COMM, w, ARRAY_SIZE(w));
+}
+
+/* 255 and 256 bytes: the longest path and one more */
+#define P16	"/abcdefghijklmno"
+#define P255	P16 P16 P16 P16 P16 P16 P16 P16 P16 P16 P16 P16 P16 P16 P16 \
+		"/abcdefghijklmn"
+
+static void mi_fault_aim_cgroup(struct kunit *test)
+{
+	static const struct t_write w[] = {
+		OK("", ""), OK("\n", ""), OK("/", "/"),
+		OK("/mi-test", "/mi-test"), OK("/mi-test\n", "/mi-test"),
+		OK("/a/b.scope", "/a/b.scope"), OK(P255, P255),
+		OK(P255 "\n", P255),
+		RANGE(P255 "x"),
+		BAD("mi-test"), BAD("./mi-test"), BAD("/a b"), BAD(" /a"),
+		BAD("/a "), BAD("/a\tb"), BAD("/a\n\n"), BAD("/a\nb"),
+		{ "/a\0b", 4, -EINVAL, NULL },
+	};
+
+	t_knob(test, MI_FK_AIM_CGROUP, w, ARRAY_SIZE(w));
+}
+
+/* 63 and 64 bytes: the longest cache or module name and one more */
+#define N63	"abcdefghijklmnopqrstuvwxyz_abcdefghijklmnopqrstuvwxyz_012345678"
+#define N64	N63 "x"
+
+static void mi_fault_aim_cache(struct kunit *test)
+{
+	static const struct t_write w[] = {
+		OK("", ""), OK("\n", ""), OK("kmalloc-64", "kmalloc-64"),
+		OK("meminspect_test_obj\n", "meminspect_test_obj"),
+		OK(":0000064", ":0000064"), OK(N63, N63), OK(N63 "\n", N63),
+		RANGE(N64),
+		BAD("a b"), BAD(" a"), BAD("a "), BAD("a\tb"), BAD("a\n\n"),
+		BAD("a\nb"), BAD("\x01"), { "a\0b", 3, -EINVAL, NULL },
+	};
+
+	t_knob(test, MI_FK_AIM_CACHE, w, ARRAY_SIZE(w));
+}
+
+static void mi_fault_aim_size(struct kunit *test)
+{
+	static const struct t_write w[] = {
+		OK("", ""), OK("\n", ""), OK("0-0", "0-0"),
+		OK("64-64", "64-64"), OK("64-4096", "64-4096"),
+		OK("64-4096\n", "64-4096"),
+		OK("0-18446744073709551615", "0-18446744073709551615"),
+		{ "8-16-32", 4, 0, "8-16" },
+		RANGE("4096-64"), RANGE("1-0"),
+		RANGE("0-18446744073709551616"),	/* ULONG_MAX + 1 */
+		RANGE("0-999999999999999999999999"),
+		BAD("64"), BAD("64\n"), BAD("-64"), BAD("64-"), BAD("-"),
+		BAD("a-b"), BAD("1-2-3"), BAD("1 - 2"), BAD(" 1-2"),
+		BAD("1-2 "), BAD("1-2\n\n"), BAD("+1-2"), BAD("1-+2"),
+		BAD("0x10-0x20"), BAD("-1-2"), { "1-\0", 3, -EINVAL, NULL },
+	};
+
+	t_knob(test, MI_FK_AIM_SIZE, w, ARRAY_SIZE(w));
+}
+
+static void mi_fault_aim_module(struct kunit *test)
+{
+	static const struct t_write w[] = {
+		OK("", ""), OK("\n", ""),
+		OK("meminspect_test", "meminspect_test"),
+		OK("meminspect_test\n", "meminspect_test"), OK(N63, N63),
+		RANGE(N64),
+		BAD("a b"), BAD(" a"), BAD("a "), BAD("a\tb"), BAD("a\n\n"),
+		{ "a\0", 2, -EINVAL, NULL },
+	};
+
+	t_knob(test, MI_FK_AIM_MODULE, w, ARRAY_SIZE(w));
+}
+
+static void mi_fault_aim_depth(struct kunit *test)
+{
+	static const struct t_write w[] = {
+		OK("1", "1"), OK("8\n", "8"), OK("32", "32"),
+		RANGE("0"), RANGE("33"), RANGE("-1"),
+	};
+
+	t_knob(test, MI_FK_AIM_DEPTH, w, ARRAY_SIZE(w));
+	t_knob(test, MI_FK_AIM_DEPTH, t_number_garbage,
+	       ARRAY_SIZE(t_number_garbage));
+}
+
+static void mi_fault_armed(struct kunit *test)
+{
+	static const struct t_write w[] = {
+		OK("0", "0"), OK("1", "1"), OK("1\n", "1"), OK("0\n", "0"),
+		RANGE("2"), RANGE("-1"), BAD("Y"), BAD("N"),
+	};
+
+	t_knob(test, MI_FK_ARMED, w, ARRAY_SIZE(w));
+	t_knob(test, MI_FK_ARMED, t_number_garbage,
+	       ARRAY_SIZE(t_number_garbage));
+}
+
+/* docs/fault.md's names, in the order of its table */
+static void mi_fault_knob_names_doc(struct kunit *test)
+{
+	static const char *const doc[] = {
+		"sites", "probability", "interval", "times", "space",
+		"verbose", "ignore-gfp-wait", "ignore-gfp-highmem",
+		"min-order", "max-order", "nth", "aim-pid", "aim-children",
+		"aim-comm", "aim-cgroup", "aim-cache", "aim-size",
+		"aim-module", "aim-depth", "armed",
+	};
+	unsigned int k;
+
+	KUNIT_ASSERT_EQ(test, ARRAY_SIZE(doc), (size_t)MI_FK_NR);
+	for (k = 0; k < MI_FK_NR; k++)
+		KUNIT_EXPECT_STREQ(test, mi_fault_knob_names[k], doc[k]);
+}
+
+/* The defaults of docs/fault.md, as the files print them. */
+static void mi_fault_defaults(struct kunit *test)
+{
+	static const char *const want[MI_FK_NR] = {
+		[MI_FK_SITES] = "none", [MI_FK_PROBABILITY] = "100",
+		[MI_FK_INTERVAL] = "1", [MI_FK_TIMES] = "1",
+		[MI_FK_SPACE] = "0", [MI_FK_VERBOSE] = "1",
+		[MI_FK_IGNORE_GFP_WAIT] = "N",
+		[MI_FK_IGNORE_GFP_HIGHMEM] = "N", [MI_FK_MIN_ORDER] = "0",
+		[MI_FK_MAX_ORDER] = "10",	/* the highest order given */
+		[MI_FK_NTH] = "0", [MI_FK_AIM_PID] = "0",
+		[MI_FK_AIM_CHILDREN] = "N", [MI_FK_AIM_COMM] = "",
+		[MI_FK_AIM_CGROUP] = "", [MI_FK_AIM_CACHE] = "",
+		[MI_FK_AIM_SIZE] = "", [MI_FK_AIM_MODULE] = "",
+		[MI_FK_AIM_DEPTH] = "8", [MI_FK_ARMED] = "0",
+	};
+	struct t_mem *m = t_mem(test);
+	struct mi_fault_settings *s = &m->s;
+	char *buf = m->buf;
+	unsigned int k;
+
+	mi_fault_settings_init(s, T_MAX_ORDER);
+	for (k = 0; k < MI_FK_NR; k++) {
+		t_show(k, s, buf);
+		KUNIT_EXPECT_STREQ_MSG(test, buf, want[k], "knob %s",
+				       mi_fault_knob_names[k]);
+	}
+	mi_fault_settings_init(s, 5);
+	t_show(MI_FK_MAX_ORDER, s, buf);
+	KUNIT_EXPECT_STREQ(test, buf, "5");
+}
+
+/*
+ * What a knob prints, written back (as `cat K > K` would), parses and
+ * prints the same: for the defaults and for a set of non-default values.
+ */
+static void mi_fault_round_trip(struct kunit *test)
+{
+	static const struct { enum mi_fault_knob knob; const char *v; } set[] = {
+		{ MI_FK_SITES, "slab,pages" }, { MI_FK_PROBABILITY, "37" },
+		{ MI_FK_INTERVAL, "3" }, { MI_FK_TIMES, "-1" },
+		{ MI_FK_SPACE, "512" }, { MI_FK_VERBOSE, "2" },
+		{ MI_FK_IGNORE_GFP_WAIT, "Y" },
+		{ MI_FK_IGNORE_GFP_HIGHMEM, "Y" }, { MI_FK_MIN_ORDER, "2" },
+		{ MI_FK_MAX_ORDER, "4" }, { MI_FK_NTH, "9" },
+		{ MI_FK_AIM_PID, "77" }, { MI_FK_AIM_CHILDREN, "Y" },
+		{ MI_FK_AIM_COMM, "a b" }, { MI_FK_AIM_CGROUP, "/x/y" },
+		{ MI_FK_AIM_CACHE, "kmalloc-128" },
+		{ MI_FK_AIM_SIZE, "100-200" },
+		{ MI_FK_AIM_MODULE, "meminspect_test" },
+		{ MI_FK_AIM_DEPTH, "16" }, { MI_FK_ARMED, "1" },
+	};
+	struct t_mem *m = t_mem(test);
+	struct mi_fault_settings *s = &m->s, *t = &m->orig;
+	char *buf = m->buf, *again = m->again;
+	unsigned int i, k, pass;
+	int err;
+
+	for (pass = 0; pass < 2; pass++) {
+		mi_fault_settings_init(s, T_MAX_ORDER);
+		for (i = 0; pass && i < ARRAY_SIZE(set); i++) {
+			err = mi_fault_parse_knob(set[i].knob, set[i].v,
+						  strlen(set[i].v), T_MAX_ORDER,
+						  s);
+			KUNIT_ASSERT_EQ(test, err, 0);
+		}
+		for (k = 0; k < MI_FK_NR; k++) {
+			mi_fault_settings_init(t, T_MAX_ORDER);
+			t_show(k, s, buf);
+			strcat(buf, "\n");	/* as cat prints it */
+			err = mi_fault_parse_knob(k, buf, strlen(buf),
+						  T_MAX_ORDER, t);
+			KUNIT_EXPECT_EQ_MSG(test, err, 0, "knob %s value \"%s\"",
+					    mi_fault_knob_names[k], buf);
+			t_show(k, t, again);
+			strcat(again, "\n");
+			KUNIT_EXPECT_STREQ_MSG(test, again, buf, "knob %s",
+					       mi_fault_knob_names[k]);
+		}
+	}
+}
+
+/* A knob number past the table is refused and changes nothing. */
+static void mi_fault_unknown_knob(struct kunit *test)
+{
+	struct t_mem *m = t_mem(test);
+	char buf[8] = "x";
+
+	mi_fault_settings_init(&m->s, T_MAX_ORDER);
+	memcpy(&m->orig, &m->s, sizeof(m->s));
+	KUNIT_EXPECT_EQ(test, mi_fault_parse_knob(MI_FK_NR, "1", 1,
+						  T_MAX_ORDER, &m->s), -EINVAL);
+	KUNIT_EXPECT_TRUE(test, !memcmp(&m->s, &m->orig, sizeof(m->s)));
+	KUNIT_EXPECT_EQ(test, mi_fault_format_knob(MI_FK_NR, &m->s, buf,
+						   sizeof(buf)), 0);
+	KUNIT_EXPECT_STREQ(test, buf, "");
+}
+
+static struct kunit_case mi_fault_parse_cases[] = {
+	KUNIT_CASE(mi_fault_knob_names_doc),
+	KUNIT_CASE(mi_fault_defaults),
+	KUNIT_CASE(mi_fault_sites),
+	KUNIT_CASE(mi_fault_probability),
+	KUNIT_CASE(mi_fault_interval),
+	KUNIT_CASE(mi_fault_times),
+	KUNIT_CASE(mi_fault_space),
+	KUNIT_CASE(mi_fault_verbose),
+	KUNIT_CASE(mi_fault_ignore_gfp_wait),
+	KUNIT_CASE(mi_fault_ignore_gfp_highmem),
+	KUNIT_CASE(mi_fault_min_order),
+	KUNIT_CASE(mi_fault_max_order),
+	KUNIT_CASE(mi_fault_nth),
+	KUNIT_CASE(mi_fault_aim_pid),
+	KUNIT_CASE(mi_fault_aim_children),
+	KUNIT_CASE(mi_fault_aim_comm),
+	KUNIT_CASE(mi_fault_aim_cgroup),
+	KUNIT_CASE(mi_fault_aim_cache),
+	KUNIT_CASE(mi_fault_aim_size),
+	KUNIT_CASE(mi_fault_aim_module),
+	KUNIT_CASE(mi_fault_aim_depth),
+	KUNIT_CASE(mi_fault_armed),
+	KUNIT_CASE(mi_fault_round_trip),
+	KUNIT_CASE(mi_fault_unknown_knob),
+	{}
+};
+
+struct kunit_suite mi_fault_parse_suite = {
+	.name = "meminspect_fault_parse",
+	.test_cases = mi_fault_parse_cases,
+};

@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Parsing of the module's load-time parameters (params.h). */
+#include <linux/errno.h>
+#include <linux/kernel.h>
+
+#include "params.h"
+
+/*
+ * walk_budget: a decimal 1..MI_WALK_BUDGET_MAX, one trailing newline
+ * allowed (kstrtouint()).  -EINVAL if it is not a number, -ERANGE if it is
+ * out of range; *@out is written only on success.
+ */
+int mi_walk_budget_parse(const char *val, unsigned int *out)
+{
+	unsigned int v;
+	int err = kstrtouint(val, 10, &v);
+
+	if (err)
+		return err;
+	if (v < 1 || v > MI_WALK_BUDGET_MAX)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
