@@ -62,7 +62,9 @@ DEFINE_STATIC_CALL_NULL(mi_vm_normal_page, vm_normal_page);
 DEFINE_STATIC_CALL_NULL(mi_vm_normal_page_pmd, vm_normal_page_pmd);
 DEFINE_STATIC_CALL_NULL(mi_mm_access, mm_access);
 DEFINE_STATIC_CALL_NULL(mi_swp_swapcount, swp_swapcount);
+#ifndef MI_HAVE_INLINE_SHMEM_MAPPING
 DEFINE_STATIC_CALL_NULL(mi_shmem_mapping, shmem_mapping);
+#endif
 DEFINE_STATIC_CALL_NULL(mi_shmem_swap_usage, shmem_swap_usage);
 DEFINE_STATIC_CALL_NULL(mi_shmem_partial_swap_usage,
 			shmem_partial_swap_usage);
@@ -321,7 +323,11 @@ static bool mi_vma_is_shmem(struct vm_area_struct *vma)
 	if (!vma->vm_file)
 		return false;
 	mapping = vma->vm_file->f_mapping;
+#ifdef MI_HAVE_INLINE_SHMEM_MAPPING
+	return shmem_mapping(mapping);	/* inline: 5.11 to 6.8 (probe.sh) */
+#else
 	return static_call(mi_shmem_mapping)(mapping);
+#endif
 }
 
 /*
@@ -1054,10 +1060,12 @@ void mi_procmem_init(void)
 		if (a)
 			static_call_update(mi_swp_swapcount,
 					   (typeof(swp_swapcount) *)a);
+#ifndef MI_HAVE_INLINE_SHMEM_MAPPING
 		a = mi_find("shmem_mapping", &ok, &missing);
 		if (a)
 			static_call_update(mi_shmem_mapping,
 					   (typeof(shmem_mapping) *)a);
+#endif
 		a = mi_find("shmem_swap_usage", &ok, &missing);
 		if (a)
 			static_call_update(mi_shmem_swap_usage,
