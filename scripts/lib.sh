@@ -39,6 +39,9 @@ mi_lane_append() {
 	debug) echo "kmemleak=on" ;;
 	esac
 }
+# vm-run --timeout per lane: the debug kernel (KASAN, lockdep, kmemleak)
+# runs the suite several times slower than the stock kernels.
+mi_lane_timeout() { [ "$1" = debug ] && echo 2400 || echo 900; }
 mi_lane_mem() { [ "$1" = debug ] && echo 2G || echo 1G; }
 # The pass for selftests/big_*.sh needs MemTotal >= 1800 MiB: with 2 GiB the debug kernel
 # shows 1680 MiB (KASAN's shadow, kmemleak's pool), so it would need 3 GiB.

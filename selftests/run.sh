@@ -6,14 +6,19 @@
 #
 # Result lines are numbered across all tests.  No plan line: the host
 # appends its own result line and the plan.  A test that exits non-zero,
-# times out (MI_TEST_TIMEOUT seconds, default 300) or reports nothing
+# times out (MI_TEST_TIMEOUT seconds, default 300, 900 under KASAN) or reports nothing
 # gets a "not ok" line of its own.
 
 ST_DIR=$(cd "$(dirname "$0")" && pwd)
 MI_TAP_COUNTER=${TMPDIR:-/tmp}/meminspect-tap.$$
-MI_TEST_TIMEOUT=${MI_TEST_TIMEOUT:-300}
 export ST_DIR MI_TAP_COUNTER
 . "$ST_DIR/lib.sh"
+# KASAN (the debug lane) slows the page-walk tests several times over
+if mi_kasan; then
+	MI_TEST_TIMEOUT=${MI_TEST_TIMEOUT:-900}
+else
+	MI_TEST_TIMEOUT=${MI_TEST_TIMEOUT:-300}
+fi
 export MI_DIR MI_KO MI_TEST_KO MI_READER MI_DEBUGFS MI_PAGE_KB
 
 echo 0 > "$MI_TAP_COUNTER" || exit 1
