@@ -125,4 +125,12 @@ grep -q 'static inline bool pmd_is_huge(' "$huge_mm_h" 2>/dev/null &&
 grep -q 'get_mm_counter_sum(' "$mm_h" 2>/dev/null &&
 	flags="$flags -DMI_HAVE_GET_MM_COUNTER_SUM"
 
+# "mm/shmem.c: make shmem_mapping() inline" (30e6a51dbb05, after v5.10):
+# shmem_mapping() became an inline test of the exported shmem_aops, until
+# "shmem: move shmem_mapping out of line" (Christoph Hellwig, v6.9) made it
+# a function again.  Where it is inline, kallsyms has no shmem_mapping.
+grep -q 'extern const struct address_space_operations shmem_aops;' \
+	"$srctree/include/linux/shmem_fs.h" 2>/dev/null &&
+	flags="$flags -DMI_HAVE_INLINE_SHMEM_MAPPING"
+
 echo "$flags"

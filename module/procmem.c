@@ -58,11 +58,14 @@
 
 /* Unexported helpers, found once at init and called directly (ksyms.h). */
 DEFINE_STATIC_CALL_NULL(mi_walk_page_range, walk_page_range);
+DEFINE_STATIC_CALL_NULL(mi_walk_page_vma, walk_page_vma);
 DEFINE_STATIC_CALL_NULL(mi_vm_normal_page, vm_normal_page);
 DEFINE_STATIC_CALL_NULL(mi_vm_normal_page_pmd, vm_normal_page_pmd);
 DEFINE_STATIC_CALL_NULL(mi_mm_access, mm_access);
 DEFINE_STATIC_CALL_NULL(mi_swp_swapcount, swp_swapcount);
+#ifndef MI_HAVE_INLINE_SHMEM_MAPPING
 DEFINE_STATIC_CALL_NULL(mi_shmem_mapping, shmem_mapping);
+#endif
 DEFINE_STATIC_CALL_NULL(mi_shmem_swap_usage, shmem_swap_usage);
 DEFINE_STATIC_CALL_NULL(mi_shmem_partial_swap_usage,
 			shmem_partial_swap_usage);
@@ -321,7 +324,11 @@ static bool mi_vma_is_shmem(struct vm_area_struct *vma)
 	if (!vma->vm_file)
 		return false;
 	mapping = vma->vm_file->f_mapping;
+#ifdef MI_HAVE_INLINE_SHMEM_MAPPING
+	return shmem_mapping(mapping);	/* inline: 5.11 to 6.8 (probe.sh) */
+#else
 	return static_call(mi_shmem_mapping)(mapping);
+#endif
 }
 
 /*
@@ -357,6 +364,7 @@ struct mi_walk {
 	struct mm_struct *mm;
 	bool locked;		/* mmap_lock held for read */
 	bool exited;		/* the target exited during the walk */
+	bool dropped;		/* the last mi_walk_yield() dropped the lock */
 	long budget;		/* work left before the lock is dropped */
 };
 
@@ -376,12 +384,17 @@ static void mi_walk_unlock(struct mi_walk *w)
 	w->locked = false;
 }
 
-/* Drop and retake mmap_lock if it is wanted or held long enough. */
+/*
+ * Drop and retake mmap_lock if it is wanted or held long enough; w->dropped
+ * says whether it was (then any VMA pointer is stale).
+ */
 static int mi_walk_yield(struct mi_walk *w)
 {
+	w->dropped = false;
 	if (w->budget > 0 && !mmap_lock_is_contended(w->mm) &&
 	    !need_resched())
 		return 0;
+	w->dropped = true;
 	mi_walk_unlock(w);
 	cond_resched();
 	/* Only we hold the mm: the target has exited (or exec'd away). */
@@ -417,9 +430,22 @@ static int mi_walk_range(struct mi_walk *w, struct vm_area_struct *vma,
 			ops_vma = vma;
 			ops = mi_vma_ops(vma, addr, mss);
 		}
-		/* A PMD at a time, so a huge PMD is never cut. */
-		next = min3(end, vma->vm_end, (addr + PMD_SIZE) & PMD_MASK);
-		static_call(mi_walk_page_range)(w->mm, addr, next, ops, mss);
+		/*
+		 * A chunk is a PMD's worth at most, so a huge PMD is never
+		 * cut: a whole VMA no larger than that goes to walk_page_vma()
+		 * as smaps does (walk_page_range() would look it up again),
+		 * else up to the next PMD boundary.
+		 */
+		if (addr == vma->vm_start && vma->vm_end <= end &&
+		    vma->vm_end - addr <= PMD_SIZE) {
+			next = vma->vm_end;
+			static_call(mi_walk_page_vma)(vma, ops, mss);
+		} else {
+			next = min3(end, vma->vm_end,
+				    (addr + PMD_SIZE) & PMD_MASK);
+			static_call(mi_walk_page_range)(w->mm, addr, next, ops,
+							mss);
+		}
 		w->budget -= (next - addr) >> PAGE_SHIFT;
 		addr = next;
 		if (addr >= end)
@@ -427,8 +453,12 @@ static int mi_walk_range(struct mi_walk *w, struct vm_area_struct *vma,
 		err = mi_walk_yield(w);
 		if (err || w->exited)
 			break;
-		/* The VMA may be gone: resume by address. */
-		vma = find_vma(w->mm, addr);
+		/*
+		 * Past this VMA, or it may be gone (the lock was dropped):
+		 * resume by address.
+		 */
+		if (w->dropped || addr >= vma->vm_end)
+			vma = find_vma(w->mm, addr);
 	}
 	*addrp = vma ? addr : end;
 	return err;
@@ -1020,6 +1050,10 @@ void mi_procmem_init(void)
 	if (a)
 		static_call_update(mi_walk_page_range,
 				   (typeof(walk_page_range) *)a);
+	a = mi_find("walk_page_vma", &ok, &missing);
+	if (a)
+		static_call_update(mi_walk_page_vma,
+				   (typeof(walk_page_vma) *)a);
 	a = mi_find("vm_normal_page", &ok, &missing);
 	if (a)
 		static_call_update(mi_vm_normal_page,
@@ -1037,7 +1071,7 @@ void mi_procmem_init(void)
 	mi_pm.walk = ok;
 	if (ok)
 		mi_cap_set(&caps[MI_CAP_ROLLUP], true,
-			   "walk_page_range, vm_normal_page(_pmd)%s (not exported) via ksyms; PSS by %s",
+			   "walk_page_range, walk_page_vma, vm_normal_page(_pmd)%s (not exported) via ksyms; PSS by %s",
 #ifdef MI_PTE_MAP_LOCK_SYM
 			   ", " __stringify(MI_PTE_MAP_LOCK_SYM),
 #else
@@ -1054,10 +1088,12 @@ void mi_procmem_init(void)
 		if (a)
 			static_call_update(mi_swp_swapcount,
 					   (typeof(swp_swapcount) *)a);
+#ifndef MI_HAVE_INLINE_SHMEM_MAPPING
 		a = mi_find("shmem_mapping", &ok, &missing);
 		if (a)
 			static_call_update(mi_shmem_mapping,
 					   (typeof(shmem_mapping) *)a);
+#endif
 		a = mi_find("shmem_swap_usage", &ok, &missing);
 		if (a)
 			static_call_update(mi_shmem_swap_usage,

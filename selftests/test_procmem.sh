@@ -9,11 +9,43 @@
 T=$(mi_tmpdir procmem) || exit 1
 MT=${MI_MEMTARGET:-$ST_DIR/progs/memtarget}
 pids=
+zdev=
 cleanup()
 {
 	for p in $pids; do kill "$p" 2>/dev/null; done
 	wait 2>/dev/null
+	swap_off
 	rm -rf "$T"
+}
+
+# swap_on: a 256 MiB zram swap device (scripts/vm-run loads zram; its
+# /meminspect/zram/status says how); sets $zdev, or says why not
+swap_on()
+{
+	_zs=$(cat /meminspect/zram/status 2>/dev/null)
+	case $_zs in
+	loaded | builtin) ;;
+	*) zwhy=${_zs:-no /meminspect/zram/status: not a scripts/vm-run guest}; return 1 ;;
+	esac
+	if [ "$(cat /sys/block/zram0/disksize 2>/dev/null)" = 0 ]; then
+		_z=0
+	else
+		_z=$(cat /sys/class/zram-control/hot_add 2>/dev/null) ||
+			{ zwhy="no free zram device"; return 1; }
+	fi
+	zdev=/dev/zram$_z
+	echo 256M > "/sys/block/zram$_z/disksize" &&
+		mkswap "$zdev" > /dev/null && swapon "$zdev" ||
+		{ zwhy="setting up $zdev as swap failed"; return 1; }
+}
+
+# swap_off: swapoff and reset what swap_on set up
+swap_off()
+{
+	[ -n "$zdev" ] || return 0
+	swapoff "$zdev"
+	echo 1 > "/sys/block/${zdev#/dev/}/reset"
+	zdev=
 }
 trap cleanup EXIT
 
@@ -283,7 +315,7 @@ if start_target "$T/basic.out" basic "$T"; then
 		test $? -eq 0
 	diag "basic target: $(awk '$1 ~ /^(rss_kb|pss_kb|uss_kb|anon_huge_kb|mm_shmem_kb|swap_kb)$/ { printf "%s=%s ", $1, $2 }' "$T/mmb.rec")"
 	if [ "$(awk '$1 == "SwapTotal:" { print $2 }' /proc/meminfo)" = 0 ]; then
-		diag "no swap in this VM: swap figures are 0 on both sides"
+		diag "no swap yet: the basic target's swap figures are 0 on both sides (swap: below)"
 	fi
 
 	# -- the reader --------------------------------------------------------
@@ -351,6 +383,61 @@ if start_target "$T/basic.out" basic "$T"; then
 	wait "$tpid"
 	check "basic target exits 0 on SIGTERM" test $? -eq 0
 fi
+
+# -- swap: anonymous, shmem, tmpfs and fork-shared pages in zram swap -------
+
+if [ "$(cap_available mm.swap_pss)" != yes ]; then
+	skip "mm/vmas swap figures with pages in swap" "$(cap_detail mm.swap_pss)"
+elif [ "$(awk '$1 == "SwapTotal:" { print $2 }' /proc/meminfo)" != 0 ]; then
+	fail "swap: the VM has no swap before this test ($(grep SwapTotal /proc/meminfo))"
+elif ! swap_on; then
+	case $zwhy in
+	absent*) skip "mm/vmas swap figures with pages in swap" "no zram swap in this VM: ${zwhy#absent: }" ;;
+	*) fail "a zram swap device for the swap figures ($zwhy)" ;;
+	esac
+elif start_target "$T/swap.out" swap "$T"; then
+	diag "zram swap on $zdev ($(cat /meminspect/zram/status)); memtarget: $(grep -v ready "$T/swap.out" | tr '\n' ' ')"
+	check_mm "swap target" "$tpid"
+	check_mm "its fork child (sharing swap entries)" "$cpid"
+	check_vmas "swap target" "$tpid"
+	check_vmas "its fork child" "$cpid"
+
+	# the figures compared above are not all 0: anonymous and fork-shared
+	# swap entries (VmSwap), shmem and tmpfs swap (Swap > VmSwap), and
+	# entries the child shares (SwapPss < Swap)
+	for who in "$tpid" "$cpid"; do
+		pm_read mm "$who" > "$T/mms"
+		rec "$T/mms" > "$T/mms.rec"
+		sk=$(awk '$1 == "swap_kb" { print $2 }' "$T/mms.rec")
+		sp=$(awk '$1 == "swap_pss_kb" { print $2 }' "$T/mms.rec")
+		se=$(awk '$1 == "swap_ents_kb" { print $2 }' "$T/mms.rec")
+		check "pid $who: swap in use (swap_kb $sk = Swap, swap_ents_kb $se = VmSwap > 0), shmem swap counted (swap_kb > swap_ents_kb), shared entries split (swap_pss_kb $sp < swap_kb)" \
+			test "$se" -gt 0 -a "$sk" -gt "$se" -a "$sp" -lt "$sk"
+	done
+	# per kind, in the target's vmas rows: anonymous, shmem (/dev/zero),
+	# and both maps of the tmpfs file
+	pm_read vmas "$tpid" > "$T/swv"
+	awk 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	     /^#/ { next }
+	     $c["swap_kb"] > 0 {
+		n = $c["name"]; for (i = c["name"] + 1; i <= NF; i++) n = n " " $i
+		if ($c["inode"] == 0 && n == "-") n = "anon"
+		if (n ~ /memtarget.swap/) n = "tmpfs-" substr($c["perms"], 4, 1)
+		if (n ~ /zero|SYSV/) n = "shmem"
+		k[n] = k[n] " " $c["swap_kb"] }
+	     END { for (n in k) printf "%s:%s; ", n, k[n] }' "$T/swv" > "$T/kinds"
+	want="anon shmem"
+	grep -q '^tmpfs no' "$T/swap.out" || want="$want tmpfs-s tmpfs-p"
+	miss=
+	for w in $want; do
+		grep -q "$w:" "$T/kinds" || miss="$miss $w"
+	done
+	check "vmas rows with swap for each kind (${want}): $(cat "$T/kinds")${miss:+ missing:$miss}" \
+		test -z "$miss"
+	kill "$tpid"
+	wait "$tpid"
+fi
+swap_off
 
 # -- a kernel thread, a zombie ----------------------------------------------
 

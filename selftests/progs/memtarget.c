@@ -12,6 +12,17 @@
  *                              touches and unmaps 64 KiB in a loop; on
  *                              SIGTERM prints "max_stall_us N", the longest
  *                              mmap+touch+munmap
+ *   memtarget swap DIR         (needs swap) anonymous memory, half pushed to
+ *                              swap; shmem, half pushed to swap; a tmpfs file
+ *                              DIR/memtarget.swap (if DIR is tmpfs) mapped
+ *                              shared, half pushed to swap, and mapped
+ *                              private and writable over the swapped half;
+ *                              a range pushed to swap entirely, then
+ *                              fork-shared with a child (swap entries used
+ *                              twice: SwapPss is half of Swap); the parent
+ *                              reads back a quarter of it; then waits.
+ *                              Prints "swapped NAME KB" per range (its pages
+ *                              not in memory, by mincore) before "ready"
  *   memtarget exit N MS        N VMAs, exits after MS milliseconds
  *   memtarget noptrace FILE    drops CAP_SYS_PTRACE (and CAP_SYS_ADMIN,
  *                              CAP_PERFMON), opens /proc/CHILD/smaps_rollup
@@ -32,6 +43,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -157,6 +169,114 @@ static int basic(const char *dir)
 	ready();
 	wait_for_term();
 	unlink(path);
+	return 0;
+}
+
+#ifndef MADV_PAGEOUT
+#define MADV_PAGEOUT 21		/* 5.4 */
+#endif
+#ifndef TMPFS_MAGIC
+#define TMPFS_MAGIC 0x01021994
+#endif
+
+/* kB of [p, p + len) not in memory: mincore(), which counts swap cache */
+static size_t out_kb(char *p, size_t len)
+{
+	unsigned char vec[1024];
+	size_t i, n = len / PAGE, out = 0;
+
+	if (n > sizeof(vec) || mincore(p, len, vec))
+		die("mincore");
+	for (i = 0; i < n; i++)
+		out += !(vec[i] & 1);
+	return out * (PAGE / 1024);
+}
+
+/*
+ * Push [p, p + len) to swap with MADV_PAGEOUT.  Pages still in a per-CPU
+ * LRU batch are not isolated by it, and a page may linger in the swap
+ * cache: retry a few times until none is left in memory.
+ */
+static void page_out(const char *name, char *p, size_t len)
+{
+	int i;
+
+	for (i = 0; i < 20 && out_kb(p, len) < len / 1024; i++) {
+		if (madvise(p, len, MADV_PAGEOUT))
+			die("madvise(MADV_PAGEOUT)");
+		if (i)
+			usleep(20000);
+	}
+	printf("swapped %s %zu\n", name, out_kb(p, len));
+}
+
+static int swapped(const char *dir)
+{
+	char path[4096], buf[PAGE];
+	char *anon, *shm, *fsh = NULL, *fpriv = NULL, *forked;
+	struct statfs sfs;
+	size_t i;
+	int fd = -1;
+
+	anon = map_anon(4 * MIB);
+	madvise(anon, 4 * MIB, MADV_NOHUGEPAGE);
+	touch(anon, 4 * MIB, PAGE);
+	page_out("anon", anon, 2 * MIB);
+
+	shm = mmap(NULL, 2 * MIB, PROT_READ | PROT_WRITE,
+		   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (shm == MAP_FAILED)
+		die("mmap shmem");
+	touch(shm, 2 * MIB, PAGE);
+	page_out("shmem", shm, MIB);
+
+	/*
+	 * A tmpfs file: swapped through a shared map; the private writable
+	 * map of it has holes there, which smaps counts per hole.
+	 */
+	snprintf(path, sizeof(path), "%s/memtarget.swap", dir);
+	if (!statfs(dir, &sfs) && sfs.f_type == TMPFS_MAGIC) {
+		fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+		if (fd < 0)
+			die("open");
+		memset(buf, 's', sizeof(buf));
+		for (i = 0; i < MIB / PAGE; i++)
+			if (write(fd, buf, sizeof(buf)) != (ssize_t)sizeof(buf))
+				die("write");
+		fsh = mmap(NULL, MIB, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		fpriv = mmap(NULL, MIB, PROT_READ | PROT_WRITE, MAP_PRIVATE,
+			     fd, 0);
+		if (fsh == MAP_FAILED || fpriv == MAP_FAILED)
+			die("mmap tmpfs file");
+		touch(fsh, MIB, PAGE);
+		page_out("tmpfs", fsh, MIB / 2);
+		/* the private map: the resident half read, a page written */
+		for (i = MIB / 2; i < MIB; i += PAGE)
+			buf[0] ^= fpriv[i];
+		fpriv[MIB - PAGE] = 1;
+	} else {
+		printf("tmpfs no\n");
+	}
+
+	forked = map_anon(2 * MIB);
+	madvise(forked, 2 * MIB, MADV_NOHUGEPAGE);
+	touch(forked, 2 * MIB, PAGE);
+	page_out("forked", forked, 2 * MIB);
+
+	child = fork();
+	if (child < 0)
+		die("fork");
+	if (child == 0) {
+		for (;;)
+			pause();
+	}
+	/* the parent faults a quarter back in; the child keeps its entries */
+	for (i = 0; i < MIB / 2; i += PAGE)
+		buf[0] ^= forked[i];
+	ready();
+	wait_for_term();
+	if (fd >= 0)
+		unlink(path);
 	return 0;
 }
 
@@ -319,10 +439,12 @@ int main(int argc, char **argv)
 		return churn(0, 0);
 	if (argc == 4 && !strcmp(argv[1], "churn"))
 		return churn(atol(argv[2]), atol(argv[3]));
+	if (argc == 3 && !strcmp(argv[1], "swap"))
+		return swapped(argv[2]);
 	if (argc == 4 && !strcmp(argv[1], "exit"))
 		return exit_after(atol(argv[2]), atol(argv[3]));
 	if (argc == 3 && !strcmp(argv[1], "noptrace"))
 		return noptrace(argv[2]);
-	fprintf(stderr, "usage: memtarget basic DIR | vmas N MIB | churn [N MIB] | exit N MS | noptrace FILE\n");
+	fprintf(stderr, "usage: memtarget basic DIR | vmas N MIB | churn [N MIB] | swap DIR | exit N MS | noptrace FILE\n");
 	return 2;
 }
