@@ -36,7 +36,7 @@
  *                kmalloc kmalloc(ARG bytes), ARG 1..KMALLOC_MAX_CACHE_SIZE
  *                pages   alloc_pages(order ARG), ARG 0..MAX_ORDER
  *                nofail  kmalloc(ARG bytes, __GFP_NOFAIL), ARG 1..PAGE_SIZE
- *                kstrdup kstrdup() of an ARG-byte string (the allocation
+ *                kstrdup kstrdup() of an ARG-byte string, ARG 1..256 (the allocation
  *                        is made by kstrdup, one frame below this module)
  *                read "KIND ARG N ok failed first_failed ns": the last
  *                write's successes, failures, the 1-based index of the
@@ -472,6 +472,7 @@ static const struct {
 #define MI_FAULT_OBJ_SIZE	192
 #define MI_FAULT_MAX_N		10000000UL
 #define MI_SETUP_STEPS		5
+#define MI_KSTRDUP_MAX		256
 
 static bool setup_at_init;
 module_param(setup_at_init, bool, 0400);
@@ -526,7 +527,8 @@ static ssize_t fault_alloc_write(struct file *file, const char __user *ubuf,
 				 size_t count, loff_t *ppos)
 {
 	unsigned long arg, n, i, ok = 0, failed = 0, first = 0;
-	char buf[64], name[16], *str = NULL;
+	static char str[MI_KSTRDUP_MAX + 1];
+	char buf[64], name[16];
 	int kind, ret;
 	u64 t0, ns;
 
@@ -546,19 +548,16 @@ static ssize_t fault_alloc_write(struct file *file, const char __user *ubuf,
 	    (kind == 1 && (!arg || arg > KMALLOC_MAX_CACHE_SIZE)) ||
 	    (kind == 2 && arg >= ARRAY_SIZE(((struct zone *)NULL)->free_area)) ||
 	    (kind == 3 && (!arg || arg > PAGE_SIZE)) ||
-	    (kind == 4 && (!arg || arg > PAGE_SIZE)))
+	    (kind == 4 && (!arg || arg > MI_KSTRDUP_MAX)))
 		return -ERANGE;
+	ret = mutex_lock_killable(&fa.lock);
+	if (ret)
+		return ret;
+	/* the source string: static, so that only kstrdup() allocates */
 	if (kind == 4) {
-		/* the source string, made before anything is counted */
-		str = kmalloc(arg + 1, GFP_KERNEL);
-		if (!str)
-			return -ENOMEM;
 		memset(str, 'x', arg);
 		str[arg] = '\0';
 	}
-	ret = mutex_lock_killable(&fa.lock);
-	if (ret)
-		goto out;
 	t0 = ktime_get_ns();
 	for (i = 1; i <= n; i++) {
 		void *p = fault_one(kind, arg, str);
@@ -581,9 +580,7 @@ static ssize_t fault_alloc_write(struct file *file, const char __user *ubuf,
 	scnprintf(fa.last, sizeof(fa.last), "%s %lu %lu %lu %lu %lu %llu\n",
 		  name, arg, n, ok, failed, first, ns);
 	mutex_unlock(&fa.lock);
-out:
-	kfree(str);
-	return ret ? ret : count;
+	return count;
 }
 
 static ssize_t fault_alloc_read(struct file *file, char __user *ubuf,
