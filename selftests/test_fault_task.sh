@@ -52,7 +52,7 @@ go()
 {
 	# shellcheck disable=SC2086
 	kill -USR1 $PID $CHILD
-	sleep 1
+	sleep 0.3
 	fset armed 0
 	# shellcheck disable=SC2086
 	kill -USR1 $PID $CHILD
