@@ -115,6 +115,7 @@ void mi_fault_count(enum mi_fault_site site, int what)
 	/* one instruction on x86: safe in any context, NMI included */
 	this_cpu_inc(mi_fault_pcpu.cnt[site][what]);
 }
+
 NOKPROBE_SYMBOL(mi_fault_count);
 
 /* percent 0..99, from this CPU's xorshift32 */
@@ -128,6 +129,7 @@ static unsigned int mi_fault_rnd100(void)
 	this_cpu_write(mi_fault_pcpu.rnd, x);
 	return x % 100;
 }
+
 NOKPROBE_SYMBOL(mi_fault_rnd100);
 
 /*
@@ -160,6 +162,7 @@ bool mi_fault_decide(const struct mi_fault_call *c)
 		return false;
 	return true;
 }
+
 NOKPROBE_SYMBOL(mi_fault_decide);
 
 void mi_fault_record(const struct mi_fault_call *c)
@@ -190,6 +193,7 @@ void mi_fault_record(const struct mi_fault_call *c)
 	if (mi_fault_cfg.set.verbose && !(c->gfp & __GFP_NOWARN))
 		irq_work_queue(&mi_fault.irq_work);
 }
+
 NOKPROBE_SYMBOL(mi_fault_record);
 
 /* ---- the log, read side ------------------------------------------------ */
@@ -201,8 +205,10 @@ static bool mi_fault_log_get(unsigned long seq, struct mi_fault_log_ent *out)
 
 	if (READ_ONCE(e->seq) != seq)
 		return false;
+	/* the fields after the seq that validates them (mi_fault_record) */
 	smp_rmb();
 	memcpy(out, e, sizeof(*out));
+	/* and the seq again after the fields: unchanged, they were whole */
 	smp_rmb();
 	return READ_ONCE(e->seq) == seq;
 }
@@ -449,11 +455,10 @@ static ssize_t mi_fault_knob_write(struct file *file, const char __user *ubuf,
 	if (err)
 		goto out_unlock;
 	if (knob == MI_FK_ARMED) {
-		if (s->armed) {
+		if (s->armed)
 			err = mi_fault_arm();
-		} else {
+		else
 			mi_fault_disarm();
-		}
 		goto out_unlock;
 	}
 	if (mi_fault.armed) {

@@ -24,17 +24,18 @@ fault_defaults
 # -- defaults and the settings table -------------------------------------------
 
 maxo=$(buddy_max_order)
+cat "$MI_FAULT/settings" > "$T/settings"
 for kv in sites=none probability=100 interval=1 times=1 space=0 verbose=1 \
 	ignore-gfp-wait=N ignore-gfp-highmem=N min-order=0 max-order="$maxo" \
 	nth=0 aim-pid=0 aim-children=N aim-comm= aim-cgroup= aim-cache= \
 	aim-size= aim-module= aim-depth=8 armed=0; do
 	k=${kv%%=*} v=${kv#*=}
 	check_eq "fault: $k reads its default '$v'" "$(fget "$k")" "$v"
-	sv=$(mi_lookup "$MI_FAULT/settings" "$k" value)
+	sv=$(mi_lookup "$T/settings" "$k" value)
 	check_eq "fault: settings row $k is '${v:--}'" "$sv" "${v:--}"
 done
 check_eq "fault: settings lists the 20 knobs in the documented order" \
-	"$(awk 'NR > 1 { printf "%s ", $1 }' "$MI_FAULT/settings")" \
+	"$(awk 'NR > 1 { printf "%s ", $1 }' "$T/settings")" \
 	"sites probability interval times space verbose ignore-gfp-wait ignore-gfp-highmem min-order max-order nth aim-pid aim-children aim-comm aim-cgroup aim-cache aim-size aim-module aim-depth armed "
 
 # -- valid writes read back ----------------------------------------------------
