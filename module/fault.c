@@ -369,12 +369,15 @@ static int mi_fault_commit(enum mi_fault_knob knob,
 		if (s->aim_pid) {
 			/* in the writer's pid namespace */
 			rcu_read_lock();
-			pid = get_pid(find_vpid(s->aim_pid));
+			pid = find_vpid(s->aim_pid);
+			/* a process: a thread group leader is alive */
+			if (pid && pid_task(pid, PIDTYPE_TGID))
+				get_pid(pid);
+			else
+				pid = NULL;
 			rcu_read_unlock();
-			if (!pid || !pid_task(pid, PIDTYPE_TGID)) {
-				put_pid(pid);
+			if (!pid)
 				return -EINVAL;
-			}
 		}
 		put_pid(mi_fault.pid);
 		mi_fault.pid = pid;
