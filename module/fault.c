@@ -94,12 +94,15 @@ static const char *const mi_site_names[MI_NR_SITES] = {
 	[MI_SITE_PAGES] = "pages",
 };
 
-enum { R_FILE, R_SLAB, R_PAGES, R_AIM_MODULE, R_AIM_CGROUP, MI_NR_ROWS };
+enum { R_FILE, R_SLAB, R_PAGES, R_AIM_CACHE, R_AIM_MODULE, R_AIM_CGROUP,
+	MI_NR_ROWS };
 
 static struct mi_cap mi_fault_caps[MI_NR_ROWS] = {
 	[R_FILE] = { .name = "fault", .kind = MI_CAP_FILE },
 	[R_SLAB] = { .name = "fault.slab", .kind = MI_CAP_MECHANISM },
 	[R_PAGES] = { .name = "fault.pages", .kind = MI_CAP_MECHANISM },
+	[R_AIM_CACHE] = { .name = "fault.aim-cache",
+			  .kind = MI_CAP_MECHANISM },
 	[R_AIM_MODULE] = { .name = "fault.aim-module",
 			   .kind = MI_CAP_MECHANISM },
 	[R_AIM_CGROUP] = { .name = "fault.aim-cgroup",
@@ -597,6 +600,7 @@ MI_FAULT_SHOW_FOPS(mi_fault_log);
 
 int mi_fault_init(struct dentry *parent)
 {
+	char why[MI_CAP_DETAIL_LEN];
 	enum mi_fault_knob knob;
 	struct dentry *file;
 	int err;
@@ -615,6 +619,12 @@ int mi_fault_init(struct dentry *parent)
 	else
 		mi_cap_set(&mi_fault_caps[R_AIM_MODULE], false,
 			   "find_module not found (ksyms)");
+	if (mi_slab_find_available(why, sizeof(why)))
+		mi_cap_set(&mi_fault_caps[R_AIM_CACHE], true,
+			   "names looked up on slab_caches under slab_mutex; the cache argument compared");
+	else
+		mi_cap_set(&mi_fault_caps[R_AIM_CACHE], false,
+			   "slab_caches cannot be walked: %s", why);
 	mi_cap_set(&mi_fault_caps[R_AIM_CGROUP], true,
 		   "cgroup_get_from_path at write, task_under_cgroup_hierarchy (cgroup v2)");
 	mi_cap_set(&mi_fault_caps[R_FILE], true,

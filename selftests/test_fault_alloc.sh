@@ -41,8 +41,11 @@ arm()
 
 # -- aim at a cache, times 5 ---------------------------------------------------
 
+if [ "$(cap_available fault.aim-cache)" != yes ]; then
+	skip "fault: aim-cache, times 5" "$(cap_detail fault.aim-cache)"
+else
 fset sites slab
-fset aim-cache $CACHE
+must aim-cache $CACHE
 fset times 5
 arm "cache, times 5"
 halloc cache 0 20
@@ -67,12 +70,13 @@ check_eq "fault: log: seq 1..5, pid and comm of this shell" \
 fset armed 0
 halloc cache 0 20
 check_eq "fault: disarmed: all 20 succeed" "$HA_OK" 20
+fi
 fault_defaults
 
 # -- interval --------------------------------------------------------------------
 
 fset sites slab
-fset aim-cache $CACHE
+must aim-module meminspect_test
 fset times -1
 fset interval 3
 arm "interval 3"
@@ -87,7 +91,7 @@ fault_defaults
 # failslab's meaning: a call is let through while the space left exceeds its
 # size, and its size is taken from the space.  Space 4 * OBJ + 1: 4 pass.
 fset sites slab
-fset aim-cache $CACHE
+must aim-module meminspect_test
 fset times -1
 fset space $((4 * OBJ + 1))
 arm "space"
@@ -100,7 +104,7 @@ fault_defaults
 # -- aim-size ----------------------------------------------------------------------
 
 fset sites slab
-fset aim-module meminspect_test
+must aim-module meminspect_test
 fset times -1
 fset aim-size 100-128
 arm "aim-size"
@@ -120,7 +124,7 @@ fault_defaults
 # -- nth -----------------------------------------------------------------------------
 
 fset sites slab
-fset aim-cache $CACHE
+must aim-module meminspect_test
 fset times 3		# ignored with nth
 fset probability 0	# ignored with nth
 fset nth 7
@@ -133,7 +137,7 @@ fault_defaults
 # -- pages: min-order and max-order --------------------------------------------------
 
 fset sites pages
-fset aim-module meminspect_test
+must aim-module meminspect_test
 fset times -1
 fset min-order 1
 fset max-order 2
@@ -161,7 +165,7 @@ fault_defaults
 # -- aim-module and aim-depth ----------------------------------------------------------
 
 fset sites slab
-fset aim-module meminspect_test
+must aim-module meminspect_test
 fset times -1
 fset aim-depth 1
 arm "aim-module depth 1"
@@ -185,7 +189,7 @@ fault_defaults
 # -- __GFP_NOFAIL ------------------------------------------------------------------------
 
 fset sites slab,pages
-fset aim-module meminspect_test
+must aim-module meminspect_test
 fset times -1
 arm "nofail"
 halloc nofail 64 20
@@ -206,7 +210,7 @@ setup_field()
 
 steps=$(setup_field 6)
 fset sites slab,pages
-fset aim-module meminspect_test
+must aim-module meminspect_test
 fset aim-depth 4
 n=1 found= bad=
 while [ $n -le $((steps + 2)) ]; do

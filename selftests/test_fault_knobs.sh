@@ -43,7 +43,7 @@ check_eq "fault: settings lists the 20 knobs in the documented order" \
 for kv in sites=slab,pages sites=pages probability=0 interval=7 times=-1 \
 	space=4096 verbose=2 ignore-gfp-wait=Y ignore-gfp-highmem=Y \
 	min-order=1 max-order=3 nth=5 aim-children=Y aim-comm=a_b aim-cgroup=/ \
-	aim-cache=kmalloc-64 aim-size=100-200 aim-module=meminspect \
+	aim-size=100-200 aim-module=meminspect \
 	aim-depth=32 aim-pid=$$; do
 	k=${kv%%=*} v=${kv#*=}
 	if fset "$k" "$v" && [ "$(fget "$k")" = "$v" ] &&
@@ -54,6 +54,15 @@ for kv in sites=slab,pages sites=pages probability=0 interval=7 times=-1 \
 		diag "$k reads '$(fget "$k")'"
 	fi
 done
+if [ "$(cap_available fault.aim-cache)" = yes ]; then
+	fset aim-cache kmalloc-64
+	check_eq "fault: aim-cache accepts kmalloc-64 and reads it back" \
+		"$(fget aim-cache)/$(mi_lookup "$MI_FAULT/settings" aim-cache value)" \
+		kmalloc-64/kmalloc-64
+	fset aim-cache ''
+else
+	skip "fault: aim-cache accepts kmalloc-64" "$(cap_detail fault.aim-cache)"
+fi
 fset aim-comm 'with space'
 check_eq "fault: aim-comm keeps a space" "$(fget aim-comm)" "with space"
 fault_defaults
@@ -108,7 +117,11 @@ bad aim-children x "$EINVAL"
 bad aim-comm 0123456789abcdef "$ERANGE"
 bad aim-cgroup relative/path "$EINVAL"
 bad aim-cgroup /no-such-cgroup-here "$EINVAL"
-bad aim-cache no_such_cache_here "$EINVAL"
+if [ "$(cap_available fault.aim-cache)" = yes ]; then
+	bad aim-cache no_such_cache_here "$EINVAL"
+else
+	bad aim-cache no_such_cache_here "not supported"
+fi
 bad aim-cache 'two words' "$EINVAL"
 bad aim-size 200-100 "$ERANGE"
 bad aim-size 100 "$EINVAL"
@@ -180,6 +193,9 @@ for row in fault.slab fault.pages; do
 	fi
 done
 check_eq "capabilities: fault file row" "$(cap_available fault "$T/caps")" yes
+check_eq "capabilities: fault.aim-cache is available exactly when slab_caches is" \
+	"$(cap_available fault.aim-cache "$T/caps")" \
+	"$(cap_available slab_caches "$T/caps")"
 
 # -- unloading while armed -----------------------------------------------------
 
@@ -199,7 +215,7 @@ fault_defaults
 helper_load
 fset sites slab
 fset times -1
-fset aim-module meminspect_test
+must aim-module meminspect_test
 fset armed 1
 halloc kmalloc 64 10
 check_eq "fault: aim-module: the helper's 10 kmallocs fail" "$HA_FAILED" 10

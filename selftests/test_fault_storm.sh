@@ -53,7 +53,7 @@ fset sites slab,pages
 fset times -1
 fset verbose 0
 fset ignore-gfp-highmem Y
-fset aim-pid "$spid"
+must aim-pid "$spid"
 fset aim-children Y
 if ! fset armed 1; then
 	fail "fault: storm: arming"
@@ -73,6 +73,8 @@ while [ "$(date +%s)" -lt "$end" ]; do
 done
 failed=$(($(fstat slab failed) + $(fstat pages failed)))
 fset armed 0
+cp "$MI_FAULT/log" "$T/log"
+diag "storm: last failure: $(tail -n 1 "$T/log")"
 wait "$spid"
 spid_was=$spid
 spid=
@@ -103,6 +105,8 @@ elif [ "$failed" -gt 0 ] && grep -q "Killed process $spid_was" "$T/dmesg.storm";
 	ok "fault: storm: the workload was OOM-killed (an error it saw)"
 else
 	fail "fault: storm: the workload saw errors"
+	awk 'NR > 1' "$T/log" | tail -4 | sed 's/^/# log: /'
+	sed 's/^/# storm: /' "$T/storm"
 fi
 check_eq "fault: storm: unaimed work kept running without an error" \
 	"$errors" 0
