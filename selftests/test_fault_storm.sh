@@ -44,9 +44,9 @@ loglevel=$(awk '{ print $1 }' /proc/sys/kernel/printk)
 dmesg > "$T/dmesg.before"
 dmesg -n 4
 
-# it starts, the test aims at it; it runs a little longer than the storm
+# it starts and waits; the test aims at it, arms, and lets it go
 rm -f "$T/storm"
-"$PROG" storm $((STORM_SECS + 1)) > "$T/storm" 2>&1 &
+"$PROG" storm "$STORM_SECS" > "$T/storm" 2>&1 &
 spid=$!
 echo 1000 > "/proc/$spid/oom_score_adj"
 fset sites slab,pages
@@ -59,6 +59,7 @@ if ! fset armed 1; then
 	fail "fault: storm: arming"
 	exit 0
 fi
+kill -USR1 "$spid"
 
 # the rest of the system, meanwhile: file and process work, unaimed
 end=$(($(date +%s) + STORM_SECS))
@@ -117,7 +118,10 @@ else
 fi
 
 # disarmed: the same workload, briefly, sees no error
-"$PROG" storm 1 > "$T/after" 2>&1
+"$PROG" storm 1 > "$T/after" 2>&1 &
+sleep 0.3
+kill -USR1 $!
+wait $!
 # shellcheck disable=SC2046
 set -- $(awk '$1 == "forks"' "$T/after")
 if [ "${2:-0}" -gt 0 ] && [ "${4:-1}" = 0 ] && [ "${6:-1}" = 0 ]; then
