@@ -101,11 +101,11 @@ static struct mi_cap mi_fault_caps[MI_NR_ROWS] = {
 	[R_FILE] = { .name = "fault", .kind = MI_CAP_FILE },
 	[R_SLAB] = { .name = "fault.slab", .kind = MI_CAP_MECHANISM },
 	[R_PAGES] = { .name = "fault.pages", .kind = MI_CAP_MECHANISM },
-	[R_AIM_CACHE] = { .name = "fault.aim-cache",
+	[R_AIM_CACHE] = { .name = "fault.aim_cache",
 			  .kind = MI_CAP_MECHANISM },
-	[R_AIM_MODULE] = { .name = "fault.aim-module",
+	[R_AIM_MODULE] = { .name = "fault.aim_module",
 			   .kind = MI_CAP_MECHANISM },
-	[R_AIM_CGROUP] = { .name = "fault.aim-cgroup",
+	[R_AIM_CGROUP] = { .name = "fault.aim_cgroup",
 			   .kind = MI_CAP_MECHANISM },
 };
 
@@ -233,7 +233,7 @@ static void mi_fault_print_work(struct work_struct *work)
 			continue;
 		if (!__ratelimit(&rs))
 			continue;
-		pr_info("fault: injected %s failure #%lu: pid %d comm %s size %lu order %d gfp %#x caller %pS\n",
+		pr_info("fault: injected %s failure #%lu: pid %d comm %s size %lu order %d gfp 0x%x caller %pS\n",
 			mi_site_names[e.site], seq, e.pid, e.comm, e.size,
 			e.order, (__force unsigned int)e.gfp,
 			(void *)e.caller);
@@ -573,7 +573,7 @@ static int mi_fault_log_show(struct seq_file *m, void *unused)
 			seq_puts(m, " -");
 		else
 			seq_printf(m, " %d", e.order);
-		seq_printf(m, " %#x %pS\n", (__force unsigned int)e.gfp,
+		seq_printf(m, " 0x%x %pS\n", (__force unsigned int)e.gfp,
 			   (void *)e.caller);
 	}
 	return 0;

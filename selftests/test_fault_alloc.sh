@@ -41,8 +41,8 @@ arm()
 
 # -- aim at a cache, times 5 ---------------------------------------------------
 
-if [ "$(cap_available fault.aim-cache)" != yes ]; then
-	skip "fault: aim-cache, times 5" "$(cap_detail fault.aim-cache)"
+if [ "$(cap_available fault.aim_cache)" != yes ]; then
+	skip "fault: aim-cache, times 5" "$(cap_detail fault.aim_cache)"
 else
 fset sites slab
 must aim-cache $CACHE

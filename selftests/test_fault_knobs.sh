@@ -54,14 +54,14 @@ for kv in sites=slab,pages sites=pages probability=0 interval=7 times=-1 \
 		diag "$k reads '$(fget "$k")'"
 	fi
 done
-if [ "$(cap_available fault.aim-cache)" = yes ]; then
+if [ "$(cap_available fault.aim_cache)" = yes ]; then
 	fset aim-cache kmalloc-64
 	check_eq "fault: aim-cache accepts kmalloc-64 and reads it back" \
 		"$(fget aim-cache)/$(mi_lookup "$MI_FAULT/settings" aim-cache value)" \
 		kmalloc-64/kmalloc-64
 	fset aim-cache ''
 else
-	skip "fault: aim-cache accepts kmalloc-64" "$(cap_detail fault.aim-cache)"
+	skip "fault: aim-cache accepts kmalloc-64" "$(cap_detail fault.aim_cache)"
 fi
 fset aim-comm 'with space'
 check_eq "fault: aim-comm keeps a space" "$(fget aim-comm)" "with space"
@@ -117,7 +117,7 @@ bad aim-children x "$EINVAL"
 bad aim-comm 0123456789abcdef "$ERANGE"
 bad aim-cgroup relative/path "$EINVAL"
 bad aim-cgroup /no-such-cgroup-here "$EINVAL"
-if [ "$(cap_available fault.aim-cache)" = yes ]; then
+if [ "$(cap_available fault.aim_cache)" = yes ]; then
 	bad aim-cache no_such_cache_here "$EINVAL"
 else
 	bad aim-cache no_such_cache_here "not supported"
@@ -193,8 +193,8 @@ for row in fault.slab fault.pages; do
 	fi
 done
 check_eq "capabilities: fault file row" "$(cap_available fault "$T/caps")" yes
-check_eq "capabilities: fault.aim-cache is available exactly when slab_caches is" \
-	"$(cap_available fault.aim-cache "$T/caps")" \
+check_eq "capabilities: fault.aim_cache is available exactly when slab_caches is" \
+	"$(cap_available fault.aim_cache "$T/caps")" \
 	"$(cap_available slab_caches "$T/caps")"
 
 # -- unloading while armed -----------------------------------------------------
