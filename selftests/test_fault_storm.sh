@@ -66,7 +66,7 @@ end=$(($(date +%s) + STORM_SECS))
 rounds=0 errors=0
 while [ "$(date +%s)" -lt "$end" ]; do
 	if ! { echo "round $rounds" > "$T/side" && cat "$T/side" > /dev/null &&
-		ls /proc > /dev/null && /bin/true; }; then
+		cat /proc/meminfo > /dev/null && /bin/true; }; then
 		errors=$((errors + 1))
 	fi
 	rounds=$((rounds + 1))
