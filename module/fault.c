@@ -98,7 +98,11 @@ enum { R_FILE, R_SLAB, R_PAGES, R_AIM_CACHE, R_AIM_MODULE, R_AIM_CGROUP,
 	MI_NR_ROWS };
 
 static struct mi_cap mi_fault_caps[MI_NR_ROWS] = {
-	[R_FILE] = { .name = "fault", .kind = MI_CAP_FILE },
+	/*
+	 * A mechanism row, not a file row: fault/ is a directory, and the
+	 * reader reads every file row as a table.
+	 */
+	[R_FILE] = { .name = "fault", .kind = MI_CAP_MECHANISM },
 	[R_SLAB] = { .name = "fault.slab", .kind = MI_CAP_MECHANISM },
 	[R_PAGES] = { .name = "fault.pages", .kind = MI_CAP_MECHANISM },
 	[R_AIM_CACHE] = { .name = "fault.aim_cache",
@@ -628,7 +632,7 @@ int mi_fault_init(struct dentry *parent)
 	mi_cap_set(&mi_fault_caps[R_AIM_CGROUP], true,
 		   "cgroup_get_from_path at write, task_under_cgroup_hierarchy (cgroup v2)");
 	mi_cap_set(&mi_fault_caps[R_FILE], true,
-		   "fault injection knobs, settings, stats, log (docs/fault.md)");
+		   "directory fault/: fault injection knobs, settings, stats, log (docs/fault.md)");
 
 	mi_fault.dir = debugfs_create_dir("fault", parent);
 	if (IS_ERR(mi_fault.dir)) {

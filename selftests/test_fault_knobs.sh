@@ -192,7 +192,8 @@ for row in fault.slab fault.pages; do
 		diag "$row: $n names, missing:$missing"
 	fi
 done
-check_eq "capabilities: fault file row" "$(cap_available fault "$T/caps")" yes
+check_eq "capabilities: fault (directory) row: mechanism, yes" \
+	"$(mi_lookup "$T/caps" fault kind) $(cap_available fault "$T/caps")" "mechanism yes"
 check_eq "capabilities: fault.aim_cache is available exactly when slab_caches is" \
 	"$(cap_available fault.aim_cache "$T/caps")" \
 	"$(cap_available slab_caches "$T/caps")"
