@@ -66,7 +66,8 @@ awk 'NR > 1 && $3 == "no" { print "# unavailable: " $0 }' "$T/caps"
 # -- one file row per file, and every file row's file exists ------------------
 
 for f in "$MI_DIR"/*; do
-	[ -e "$f" ] || continue
+	# files only: a directory (fault/) has a mechanism row of its name
+	[ -f "$f" ] || continue
 	name=${f##*/}
 	n=$(awk -v f="$name" 'NR > 1 && $1 == f && $2 == "file" { n++ }
 		END { print n + 0 }' "$T/caps")
