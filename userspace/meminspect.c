@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* meminspect: read the meminspect module's debugfs tables. Commands are data. */
 #include "export.h"
+#include "fault.h"
 #include "output.h"
 #include "parse.h"
 
@@ -56,6 +57,7 @@ enum {
 	CMD_WATCH = 1,		/* its figures change: --watch, --count */
 	CMD_EXPORT = 2,		/* --prometheus, --textfile-dir, --per-pid */
 	CMD_SLAB = 4,		/* --sort, --top, --aliases */
+	CMD_OWN_ARGS = 64,	/* parses the rest of the line itself (fault) */
 };
 
 struct command {
@@ -1187,6 +1189,7 @@ static const struct command commands[] = {
 	  "when the module cannot be read: meminspect_up is then 0.\n"
 	  "--json prints the same samples as an array of\n"
 	  "  {\"metric\": \"meminspect_up\", \"type\": \"gauge\", \"labels\": {}, \"value\": 1}\n" },
+	{ "fault", NULL, CMD_OWN_ARGS, fault_brief, NULL },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -1457,6 +1460,24 @@ static int finish(int st)
 	return st;
 }
 
+static int load_for_fault(const void *c, const char *file, struct mi_table **t)
+{
+	return load(c, file, t);
+}
+
+/* fault: its own subcommands and options (userspace/fault.c) */
+static int own_args(const struct ctx *c, int argc, char **argv)
+{
+	const struct fault_env env = {
+		.dir = c->dir, .json = c->json, .out = &c->out, .load = load_for_fault, .ctx = c,
+	};
+	char mod[64];
+
+	if (module_version(c, mod, sizeof(mod)) && strcmp(mod, MI_VERSION))
+		warn_version(mod);
+	return fault_main(&env, argc, argv);
+}
+
 int main(int argc, char **argv)
 {
 	struct ctx c = { .sysfs = "/sys" };
@@ -1482,6 +1503,8 @@ int main(int argc, char **argv)
 			cmd = &commands[i];
 	if (!cmd)
 		return bad_usage("unknown command '%s'", argv[first]);
+	if (cmd->flags & CMD_OWN_ARGS)
+		return finish(own_args(&c, argc - first, argv + first));
 	st = parse_options(&c, argc - first, argv + first, cmd);
 	if (st != OPT_DONE)
 		return finish(st == OPT_EXIT_OK ? ST_OK : st);
