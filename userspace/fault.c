@@ -292,20 +292,21 @@ static const char *knob_text(const char *v)
 
 /* ---- output ---- */
 
-static int print_parsed(const struct fault *f, FILE *text_f, char *text, size_t len,
+/* Text in the line format, written to the memstream m (of *text, *len), as a table. */
+static int print_parsed(const struct fault *f, FILE *m, char **text, size_t *len,
 			const char *name)
 {
 	struct mi_error e;
 	struct mi_table *t;
 	int st = FST_OK;
 
-	if (fclose(text_f)) {
-		free(text);
+	if (fclose(m)) {
+		free(*text);
 		fprintf(stderr, "meminspect: out of memory\n");
 		return FST_FORMAT;
 	}
-	t = mi_table_parse(text, len, name, &e);
-	free(text);
+	t = mi_table_parse(*text, *len, name, &e);
+	free(*text);
 	if (!t) {
 		fprintf(stderr, "meminspect: %s\n", e.msg);
 		return FST_FORMAT;
@@ -876,7 +877,7 @@ static int sweep_print(struct fault *f, struct run_result *res, size_t nres, boo
 		fprintf(m, "# incomplete: stopped after %zu runs\n", nres);
 	fprintf(m, "# %s\n", splat ? "a run left a kernel splat or a new taint" :
 		"no kernel splat, no new taint");
-	return print_parsed(f, m, text, len, "sweep");
+	return print_parsed(f, m, &text, &len, "sweep");
 }
 
 static int fault_sweep(struct fault *f)
