@@ -21,7 +21,7 @@ enum mi_cap_kind {
 	MI_CAP_NR_KINDS
 };
 
-#define MI_CAP_DETAIL_LEN	160
+#define MI_CAP_DETAIL_LEN	384
 
 struct mi_cap {
 	const char *name;

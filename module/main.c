@@ -13,6 +13,7 @@
 
 #include "buddy.h"
 #include "capabilities.h"
+#include "fault.h"
 #include "ksyms.h"
 #include "slab.h"
 #include "summary.h"
@@ -87,6 +88,11 @@ static int __init mi_init(void)
 			goto remove_dir;
 		}
 	}
+	err = mi_fault_init(mi_dir);
+	if (err) {
+		pr_err("cannot create the fault directory: %d\n", err);
+		goto remove_dir;
+	}
 	return 0;
 
 remove_dir:
@@ -104,6 +110,7 @@ unregister_files:
 static void __exit mi_exit(void)
 {
 	debugfs_remove_recursive(mi_dir);
+	mi_fault_exit();
 	mi_caps_unregister(&mi_file_table);
 	mi_buddy_exit();
 	mi_zones_exit();

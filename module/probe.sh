@@ -83,4 +83,15 @@ grep -q 'get_pfnblock_migratetype(' \
 	"$srctree/include/linux/pageblock-flags.h" 2>/dev/null &&
 	flags="$flags -DMI_HAVE_GET_PFNBLOCK_MIGRATETYPE"
 
+# "mm/slab: Introduce kmem_buckets_create() and family" (67f2df3b82d0,
+# v6.11): with CONFIG_SLAB_BUCKETS, __kmalloc_node_noprof() and
+# __kmalloc_node_track_caller_noprof() take a bucket pointer after the size.
+grep -q 'define DECL_BUCKET_PARAMS' "$srctree/include/linux/slab.h" &&
+	flags="$flags -DMI_HAVE_BUCKET_PARAMS"
+
+# CONFIG_KMALLOC_PARTITION_CACHES (7.x): the kmalloc entry points take an
+# allocation token after the size (and the bucket).
+grep -q 'define DECL_TOKEN_PARAMS' "$srctree/include/linux/slab.h" &&
+	flags="$flags -DMI_HAVE_KMALLOC_TOKEN"
+
 echo "$flags"

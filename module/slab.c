@@ -562,6 +562,37 @@ unlock:
 	return err ? ERR_PTR(err) : snap;
 }
 
+/*
+ * The cache called @name (as on slab_caches: a merged cache under its
+ * first name), into @cache: for comparing with allocation arguments only,
+ * never to be dereferenced, since nothing keeps it from being destroyed
+ * afterwards.  -EINVAL if there is no such cache, -EOPNOTSUPP if the list
+ * cannot be walked on this kernel.
+ */
+int mi_slab_find_cache(const char *name, const void **cache)
+{
+	struct list_head *pos;
+	int err;
+
+	if (!L.walk)
+		return -EOPNOTSUPP;
+	err = mutex_lock_killable(L.mutex);
+	if (err)
+		return err;
+	err = -EINVAL;
+	list_for_each(pos, L.caches) {
+		void *s = (void *)pos - L.mem[C_LIST].off;
+
+		if (!strcmp(mi_cache_name(s), name)) {
+			*cache = s;
+			err = 0;
+			break;
+		}
+	}
+	mutex_unlock(L.mutex);
+	return err;
+}
+
 /* ---- the file ------------------------------------------------------------ */
 
 static const struct {

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Fault injection (docs/fault.md): state shared by fault.c (knob files,
+ * arming, stats, log), fault_probe.c (entry points and the probe handler)
+ * and fault_aim.c (aim matching).
+ */
+#ifndef MI_FAULT_H
+#define MI_FAULT_H
+
+#include <linux/gfp.h>
+#include <linux/types.h>
+
+#include "fault_parse.h"
+
+struct cgroup;
+struct dentry;
+struct module;
+struct pid;
+struct mi_cap;
+
+enum mi_fault_site {
+	MI_SITE_SLAB,
+	MI_SITE_PAGES,
+	MI_NR_SITES
+};
+
+/*
+ * What the handlers read while armed: written by fault.c before the probes
+ * are registered, not changed until they are unregistered (every knob
+ * write is -EBUSY while armed), except @mod, which the module notifier
+ * clears when the aimed module goes away.
+ */
+struct mi_fault_armed {
+	struct mi_fault_settings set;
+	struct pid *pid;		/* aim-pid, referenced by fault.c */
+	struct cgroup *cgrp;		/* aim-cgroup, referenced by fault.c */
+	const void *cache;		/* aim-cache: compared, never dereferenced */
+	bool cache_set;
+	struct module *mod;		/* aim-module; NULL once it is going */
+	bool mod_set;
+};
+
+extern struct mi_fault_armed mi_fault_cfg;
+
+/* One call seen by the handler. */
+struct mi_fault_call {
+	enum mi_fault_site site;
+	const void *cache;		/* NULL if the entry point has none */
+	unsigned long size;		/* bytes; 0 if unknown */
+	gfp_t gfp;
+	int order;			/* pages; -1 for slab */
+	unsigned long caller;		/* return address of the entry call */
+};
+
+/* fault_probe.c */
+int mi_fault_probes_init(struct mi_cap *caps);	/* one row per site */
+int mi_fault_probes_register(unsigned int sites, char *why, size_t len);
+void mi_fault_probes_unregister(void);
+bool mi_fault_site_attached(enum mi_fault_site site);
+bool mi_fault_verify(enum mi_fault_site site);
+unsigned int mi_fault_max_order(void);
+
+/* fault_aim.c */
+bool mi_fault_aim_match(const struct mi_fault_armed *a,
+			const struct mi_fault_call *c);
+int mi_fault_aim_init(void);
+void mi_fault_aim_exit(void);
+struct module *mi_fault_find_module(const char *name);
+bool mi_fault_aim_module_arm(const char *name);
+bool mi_fault_aim_module_available(void);
+
+/* fault.c: called by the handler */
+enum { MI_CNT_CHECKED, MI_CNT_MATCHED, MI_CNT_FAILED, MI_CNT_NOFAIL,
+	MI_NR_CNT };
+void mi_fault_count(enum mi_fault_site site, int what);
+bool mi_fault_decide(const struct mi_fault_call *c);
+void mi_fault_record(const struct mi_fault_call *c);
+
+int mi_fault_init(struct dentry *parent);
+void mi_fault_exit(void);
+
+#endif /* MI_FAULT_H */

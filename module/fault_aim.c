@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Fault injection: does one allocation match every aim (docs/fault.md)?
+ * Called from the probe handler: no allocation, no sleeping, no lock other
+ * than RCU read sections.
+ *
+ * The aimed module is kept safe against unloading by a module notifier:
+ * when it is going, the notifier clears the pointer the handler reads and
+ * waits for an RCU grace period, which every handler (preemption off)
+ * running with the old pointer has finished by then.  The module is found
+ * with find_module(), not exported since "module: unexport find_module and
+ * module_mutex" (089049f6c9956, v5.12): ksyms finds it, and it is called
+ * directly (static call).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cgroup.h>
+#include <linux/kprobes.h>
+#include <linux/module.h>
+#include <linux/notifier.h>
+#include <linux/pid.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/sched/task.h>
+#include <linux/spinlock.h>
+#include <linux/stacktrace.h>
+#include <linux/static_call.h>
+#include <linux/string.h>
+
+#include "fault.h"
+#include "ksyms.h"
+
+/* frames the unwinder adds above the entry point (handler, kprobe, ftrace) */
+#define MI_STACK_EXTRA		16
+/* longest parent chain followed for aim-children */
+#define MI_MAX_ANCESTORS	256
+
+DEFINE_STATIC_CALL_NULL(mi_find_module_call, struct module *(const char *));
+static bool mi_find_module_ok;
+
+/* serialises setting mi_fault_cfg.mod against the notifier clearing it */
+static DEFINE_SPINLOCK(mi_aim_mod_lock);
+
+static bool mi_task_aim(const struct mi_fault_armed *a)
+{
+	const struct mi_fault_settings *s = &a->set;
+	struct task_struct *t;
+	bool match = true;
+	int n;
+
+	if (s->aim_comm[0] &&
+	    strncmp(current->comm, s->aim_comm, sizeof(current->comm)))
+		return false;
+	if (!a->pid && !a->cgrp)
+		return true;
+	rcu_read_lock();
+	if (a->pid) {
+		match = false;
+		t = current;
+		for (n = 0; n < MI_MAX_ANCESTORS; n++) {
+			if (task_tgid(t) == a->pid) {
+				match = true;
+				break;
+			}
+			if (!s->aim_children || t->pid <= 1)
+				break;
+			t = rcu_dereference(t->real_parent);
+		}
+	}
+	if (match && a->cgrp)
+		match = task_under_cgroup_hierarchy(current, a->cgrp);
+	rcu_read_unlock();
+	return match;
+}
+NOKPROBE_SYMBOL(mi_task_aim);
+
+/* Is a return address inside @mod among the first @depth callers? */
+static bool mi_module_aim(const struct mi_fault_armed *a,
+			  const struct mi_fault_call *c)
+{
+	unsigned long entries[MI_FAULT_DEPTH_MAX + MI_STACK_EXTRA];
+	unsigned int n, i, first, depth = a->set.aim_depth;
+	struct module *mod = READ_ONCE(a->mod);
+
+	if (!mod)			/* unloaded while armed */
+		return false;
+	if (within_module(c->caller, mod))
+		return true;
+	if (depth <= 1)
+		return false;
+	n = stack_trace_save(entries, ARRAY_SIZE(entries), 0);
+	/* find the entry point's caller; the frames above it are ours */
+	for (first = 0; first < n; first++)
+		if (entries[first] == c->caller)
+			break;
+	if (first == n)			/* unwinder did not get past ftrace */
+		return false;
+	for (i = first + 1; i < n && i < first + depth; i++)
+		if (within_module(entries[i], mod))
+			return true;
+	return false;
+}
+NOKPROBE_SYMBOL(mi_module_aim);
+
+bool mi_fault_aim_match(const struct mi_fault_armed *a,
+			const struct mi_fault_call *c)
+{
+	const struct mi_fault_settings *s = &a->set;
+
+	if (c->site == MI_SITE_PAGES) {
+		if (c->order < (int)s->min_order || c->order > (int)s->max_order)
+			return false;
+		if (s->ignore_gfp_highmem && (c->gfp & __GFP_HIGHMEM))
+			return false;
+	}
+	if (s->ignore_gfp_wait && (c->gfp & __GFP_DIRECT_RECLAIM))
+		return false;
+	if (a->cache_set && (c->site != MI_SITE_SLAB || c->cache != a->cache))
+		return false;
+	if (s->aim_size_set &&
+	    (c->size < s->aim_size_min || c->size > s->aim_size_max))
+		return false;
+	if (s->aim_comm[0] || a->pid || a->cgrp) {
+		if (!in_task() || !mi_task_aim(a))
+			return false;
+	}
+	if (a->mod_set && !mi_module_aim(a, c))
+		return false;
+	return true;
+}
+NOKPROBE_SYMBOL(mi_fault_aim_match);
+
+/*
+ * The live module called @name, or NULL.  Without mi_aim_mod_lock held
+ * the answer only says that it was loaded: the pointer must not be kept.
+ */
+struct module *mi_fault_find_module(const char *name)
+{
+	struct module *mod;
+
+	if (!mi_find_module_ok)
+		return NULL;
+	/* find_module() wants RCU (7.x) or RCU-sched (older) readers */
+	rcu_read_lock();
+	preempt_disable();
+	mod = static_call(mi_find_module_call)(name);
+	if (mod && mod->state != MODULE_STATE_LIVE)
+		mod = NULL;
+	preempt_enable();
+	rcu_read_unlock();
+	return mod;
+}
+
+/*
+ * Aim at the live module called @name for the coming arming (NULL: at
+ * none).  Returns false if there is no such live module.  Looking it up
+ * and setting the pointer under mi_aim_mod_lock, which the notifier takes
+ * after marking a module GOING, means a module cannot go away unnoticed
+ * in between.
+ */
+bool mi_fault_aim_module_arm(const char *name)
+{
+	struct module *mod = NULL;
+
+	spin_lock(&mi_aim_mod_lock);
+	if (name)
+		mod = mi_fault_find_module(name);
+	WRITE_ONCE(mi_fault_cfg.mod, mod);
+	spin_unlock(&mi_aim_mod_lock);
+	return !name || mod;
+}
+
+static int mi_fault_module_notify(struct notifier_block *nb,
+				  unsigned long state, void *data)
+{
+	struct module *mod = data;
+	bool hit = false;
+
+	if (state != MODULE_STATE_GOING)
+		return NOTIFY_DONE;
+	spin_lock(&mi_aim_mod_lock);
+	if (mi_fault_cfg.mod == mod) {
+		WRITE_ONCE(mi_fault_cfg.mod, NULL);
+		hit = true;
+	}
+	spin_unlock(&mi_aim_mod_lock);
+	/* handlers run with preemption off: after this none holds @mod */
+	if (hit)
+		synchronize_rcu();
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block mi_fault_module_nb = {
+	.notifier_call = mi_fault_module_notify,
+};
+
+int mi_fault_aim_init(void)
+{
+	unsigned long addr = mi_ksym("find_module");
+
+	if (addr) {
+		static_call_update(mi_find_module_call,
+				   (struct module *(*)(const char *))addr);
+		mi_find_module_ok = true;
+	}
+	return register_module_notifier(&mi_fault_module_nb);
+}
+
+void mi_fault_aim_exit(void)
+{
+	unregister_module_notifier(&mi_fault_module_nb);
+}
+
+bool mi_fault_aim_module_available(void)
+{
+	return mi_find_module_ok;
+}

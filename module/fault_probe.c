@@ -1,0 +1,356 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Fault injection: the allocation entry points and the probe handler
+ * (mechanism rows "fault.slab" and "fault.pages" in capabilities).
+ *
+ * Debian's kernels have no CONFIG_FAULT_INJECTION, and from 6.11 not even
+ * the should_failslab()/should_fail_alloc_page() hook functions, so a
+ * kprobe sits at the entry of each exported allocation function instead.
+ * Every entry point of every supported kernel is in one table, with the
+ * argument that holds the cache, the size, the gfp mask and the order
+ * (x86-64 ABI: di, si, dx, cx, r8, r9); names the running kernel lacks are
+ * skipped.  A probe at a function entry is ftrace-based (KPROBES_ON_FTRACE,
+ * set on every Debian kernel), and the ftrace path honours a changed
+ * regs->ip: to fail a call, the handler sets the return register to 0 and
+ * regs->ip to mi_fault_ret_null(), whose RET returns NULL to the caller, and
+ * returns 1, so the allocator is never entered.  A post handler keeps the
+ * probe from being optimised into a jump, which would not honour regs->ip.
+ *
+ * The handler runs with preemption off, possibly in IRQ or NMI context,
+ * inside any allocation: it allocates nothing, prints nothing, sleeps
+ * never and takes no lock; counters are per-CPU, the log is a
+ * preallocated ring (fault.c).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/gfp.h>
+#include <linux/kernel.h>
+#include <linux/kprobes.h>
+#include <linux/mm.h>
+#include <linux/mmzone.h>
+#include <linux/module.h>
+#include <linux/preempt.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "capabilities.h"
+#include "compat.h"
+#include "fault.h"
+#include "ksyms.h"
+
+/*
+ * Arguments that some kmalloc entry points gain before the gfp mask: the
+ * bucket pointer ("mm/slab: Introduce kmem_buckets_create() and family",
+ * 67f2df3b82d0, v6.11, with CONFIG_SLAB_BUCKETS) and the allocation token
+ * (CONFIG_KMALLOC_PARTITION_CACHES, 7.x; an empty struct without it, which
+ * takes no register).
+ */
+#if defined(MI_HAVE_BUCKET_PARAMS) && IS_ENABLED(CONFIG_SLAB_BUCKETS)
+#define MI_B	1
+#else
+#define MI_B	0
+#endif
+#if defined(MI_HAVE_KMALLOC_TOKEN) && \
+	IS_ENABLED(CONFIG_KMALLOC_PARTITION_CACHES)
+#define MI_T	1
+#else
+#define MI_T	0
+#endif
+
+#define NA	(-1)
+
+struct mi_fault_ep {
+	const char *name;
+	enum mi_fault_site site;
+	s8 cache, size, gfp, order;	/* argument index, NA: none */
+};
+
+/*
+ * Large kmallocs of 5.10 (kmalloc_order, kmalloc_order_trace) are left
+ * out: __kmalloc() calls them for big sizes, so they would see the same
+ * allocation twice; a constant-size kmalloc() above the largest kmalloc
+ * cache reaches them directly and is a page allocation (pages site).
+ */
+static const struct mi_fault_ep mi_fault_eps[] = {
+	/* slab, up to 6.9 */
+	{ "kmem_cache_alloc", MI_SITE_SLAB, 0, NA, 1, NA },
+	{ "kmem_cache_alloc_node", MI_SITE_SLAB, 0, NA, 1, NA },
+	{ "kmem_cache_alloc_lru", MI_SITE_SLAB, 0, NA, 2, NA },		/* 6.0 */
+	{ "kmem_cache_alloc_trace", MI_SITE_SLAB, 0, 2, 1, NA },	/* to 6.0 */
+	{ "kmem_cache_alloc_node_trace", MI_SITE_SLAB, 0, 3, 1, NA },	/* to 6.0 */
+	{ "kmalloc_trace", MI_SITE_SLAB, 0, 2, 1, NA },			/* 6.1 */
+	{ "kmalloc_node_trace", MI_SITE_SLAB, 0, 3, 1, NA },		/* 6.1 */
+	{ "__kmalloc", MI_SITE_SLAB, NA, 0, 1, NA },
+	{ "__kmalloc_node", MI_SITE_SLAB, NA, 0, 1, NA },
+	{ "__kmalloc_track_caller", MI_SITE_SLAB, NA, 0, 1, NA },	/* to 6.0 */
+	{ "__kmalloc_node_track_caller", MI_SITE_SLAB, NA, 0, 1, NA },
+	{ "kmalloc_large", MI_SITE_SLAB, NA, 0, 1, NA },		/* 6.1 */
+	{ "kmalloc_large_node", MI_SITE_SLAB, NA, 0, 1, NA },		/* 6.1 */
+	/* slab, 6.10 on: "mm/slab: enable slab allocation tagging" */
+	{ "kmem_cache_alloc_noprof", MI_SITE_SLAB, 0, NA, 1, NA },
+	{ "kmem_cache_alloc_lru_noprof", MI_SITE_SLAB, 0, NA, 2, NA },
+	{ "kmem_cache_alloc_node_noprof", MI_SITE_SLAB, 0, NA, 1, NA },
+	{ "__kmalloc_noprof", MI_SITE_SLAB, NA, 0, 1 + MI_T, NA },
+	{ "__kmalloc_node_noprof", MI_SITE_SLAB, NA, 0, 1 + MI_B + MI_T, NA },
+	{ "__kmalloc_node_track_caller_noprof", MI_SITE_SLAB, NA, 0,
+	  1 + MI_B + MI_T, NA },
+	{ "__kmalloc_cache_noprof", MI_SITE_SLAB, 0, 2, 1, NA },
+	{ "__kmalloc_cache_node_noprof", MI_SITE_SLAB, 0, 3, 1, NA },
+	{ "__kmalloc_large_noprof", MI_SITE_SLAB, NA, 0, 1, NA },
+	{ "__kmalloc_large_node_noprof", MI_SITE_SLAB, NA, 0, 1, NA },
+	/* pages: the one function every alloc_pages() variant reaches */
+	{ "__alloc_pages_nodemask", MI_SITE_PAGES, NA, NA, 0, 1 },	/* to 5.12 */
+	{ "__alloc_pages", MI_SITE_PAGES, NA, NA, 0, 1 },		/* 5.13 */
+	{ "__alloc_pages_noprof", MI_SITE_PAGES, NA, NA, 0, 1 },	/* 6.10 */
+};
+
+#define MI_NR_EPS	ARRAY_SIZE(mi_fault_eps)
+
+static struct mi_fault_probe {
+	struct kprobe kp;
+	bool present;		/* the running kernel has the symbol */
+	bool registered;
+} mi_fault_probes[MI_NR_EPS];
+
+static bool mi_site_attached[MI_NR_SITES];
+
+/* Set around the verifying allocation of arming: see mi_fault_verify(). */
+static struct task_struct *mi_fault_force;
+static const char *mi_fault_force_hit;
+
+static const char *const mi_site_names[MI_NR_SITES] = {
+	[MI_SITE_SLAB] = "slab",
+	[MI_SITE_PAGES] = "pages",
+};
+
+unsigned int mi_fault_max_order(void)
+{
+	return ARRAY_SIZE(((struct zone *)NULL)->free_area) - 1;
+}
+
+/*
+ * The stub a failed call "returns" through: entered by the ftrace return
+ * with the entry point's own return address on the stack, so its RET goes
+ * back to the allocating code with NULL.
+ */
+static noinline void *mi_fault_ret_null(void)
+{
+	return NULL;
+}
+NOKPROBE_SYMBOL(mi_fault_ret_null);
+
+static unsigned long mi_arg(const struct pt_regs *regs, int n)
+{
+	switch (n) {
+	case 0: return regs->di;
+	case 1: return regs->si;
+	case 2: return regs->dx;
+	case 3: return regs->cx;
+	case 4: return regs->r8;
+	case 5: return regs->r9;
+	}
+	return 0;
+}
+NOKPROBE_SYMBOL(mi_arg);
+
+static int mi_fault_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	const struct mi_fault_ep *ep;
+	struct mi_fault_call c;
+	unsigned int order;
+
+	ep = &mi_fault_eps[container_of(kp, struct mi_fault_probe, kp) -
+			   mi_fault_probes];
+	c.site = ep->site;
+	/* at the entry, regs->sp points at the return address */
+	c.caller = *(unsigned long *)kernel_stack_pointer(regs);
+	c.gfp = (__force gfp_t)(unsigned int)mi_arg(regs, ep->gfp);
+	c.cache = ep->cache == NA ? NULL : (void *)mi_arg(regs, ep->cache);
+	c.order = -1;
+	c.size = 0;
+	if (ep->order != NA) {
+		order = mi_arg(regs, ep->order);
+		c.order = order;
+		if (order < BITS_PER_LONG - PAGE_SHIFT)
+			c.size = PAGE_SIZE << order;
+	} else if (ep->size != NA) {
+		c.size = mi_arg(regs, ep->size);
+	} else if (c.cache) {
+		c.size = kmem_cache_size((struct kmem_cache *)c.cache);
+	}
+
+	/* arming's own verifying allocation: fail it, count nothing */
+	if (unlikely(READ_ONCE(mi_fault_force) == current) && in_task()) {
+		WRITE_ONCE(mi_fault_force_hit, ep->name);
+		goto fail;
+	}
+
+	mi_fault_count(c.site, MI_CNT_CHECKED);
+	/* never fail the module's own allocations */
+	if (within_module(c.caller, THIS_MODULE))
+		return 0;
+	if (!mi_fault_aim_match(&mi_fault_cfg, &c))
+		return 0;
+	mi_fault_count(c.site, MI_CNT_MATCHED);
+	if (c.gfp & __GFP_NOFAIL) {
+		mi_fault_count(c.site, MI_CNT_NOFAIL);
+		return 0;
+	}
+	if (!mi_fault_decide(&c))
+		return 0;
+	mi_fault_count(c.site, MI_CNT_FAILED);
+	mi_fault_record(&c);
+fail:
+	regs->ax = 0;
+	instruction_pointer_set(regs, (unsigned long)mi_fault_ret_null);
+	return 1;
+}
+NOKPROBE_SYMBOL(mi_fault_pre);
+
+/* Never called for a failed call; its presence keeps the probe unoptimised. */
+static void mi_fault_post(struct kprobe *kp, struct pt_regs *regs,
+			  unsigned long flags)
+{
+}
+NOKPROBE_SYMBOL(mi_fault_post);
+
+bool mi_fault_site_attached(enum mi_fault_site site)
+{
+	return READ_ONCE(mi_site_attached[site]);
+}
+
+void mi_fault_probes_unregister(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < MI_NR_EPS; i++) {
+		if (!mi_fault_probes[i].registered)
+			continue;
+		/* waits for handlers running on other CPUs */
+		unregister_kprobe(&mi_fault_probes[i].kp);
+		mi_fault_probes[i].registered = false;
+	}
+	for (i = 0; i < MI_NR_SITES; i++)
+		WRITE_ONCE(mi_site_attached[i], false);
+}
+
+/*
+ * Attach every present entry point of @sites.  A name that cannot be
+ * probed is skipped; a site with no probe at all fails the whole call
+ * (-EOPNOTSUPP, @why says which).
+ */
+int mi_fault_probes_register(unsigned int sites, char *why, size_t len)
+{
+	unsigned int i, n[MI_NR_SITES] = { 0 };
+	int err, last[MI_NR_SITES] = { 0 };
+	enum mi_fault_site s;
+
+	for (i = 0; i < MI_NR_EPS; i++) {
+		struct mi_fault_probe *p = &mi_fault_probes[i];
+
+		s = mi_fault_eps[i].site;
+		if (!(sites & (1U << s)) || !p->present)
+			continue;
+		memset(&p->kp, 0, sizeof(p->kp));
+		p->kp.symbol_name = mi_fault_eps[i].name;
+		p->kp.pre_handler = mi_fault_pre;
+		p->kp.post_handler = mi_fault_post;
+		err = register_kprobe(&p->kp);
+		if (err) {
+			last[s] = err;
+			continue;
+		}
+		p->registered = true;
+		n[s]++;
+	}
+	for (s = 0; s < MI_NR_SITES; s++) {
+		if (!(sites & (1U << s)))
+			continue;
+		if (!n[s]) {
+			scnprintf(why, len, "no %s entry point could be probed (last error %d)",
+				  mi_site_names[s], last[s]);
+			mi_fault_probes_unregister();
+			return -EOPNOTSUPP;
+		}
+		WRITE_ONCE(mi_site_attached[s], true);
+	}
+	return 0;
+}
+
+/*
+ * One allocation of @site from this module, with the handler told to fail
+ * it (whatever the aims): true if it failed.  Only the current task in
+ * task context is forced, and nothing else runs between setting and
+ * clearing the flag.  The size is not a constant, so that the call goes
+ * to an out-of-line entry point rather than an inline fast path.
+ */
+bool mi_fault_verify(enum mi_fault_site site)
+{
+	static volatile size_t size = 64;
+	struct page *page;
+	void *obj;
+	bool failed;
+
+	WRITE_ONCE(mi_fault_force_hit, NULL);
+	WRITE_ONCE(mi_fault_force, current);
+	if (site == MI_SITE_SLAB) {
+		obj = kmalloc(size, GFP_KERNEL | __GFP_NOWARN);
+		WRITE_ONCE(mi_fault_force, NULL);
+		failed = !obj;
+		kfree(obj);
+	} else {
+		page = alloc_pages(GFP_KERNEL | __GFP_NOWARN, 0);
+		WRITE_ONCE(mi_fault_force, NULL);
+		failed = !page;
+		if (page)
+			__free_pages(page, 0);
+	}
+	if (!failed)
+		pr_warn("fault: arming: a %s allocation from module code was not failed: %s\n",
+			mi_site_names[site],
+			mi_fault_force_hit ?
+			"the handler ran but overriding the return had no effect" :
+			"no probed entry point saw it");
+	return failed;
+}
+
+/*
+ * Which entry points the running kernel has (kallsyms), into one
+ * capabilities row per site.  Without ksyms every name is tried at arming.
+ */
+int mi_fault_probes_init(struct mi_cap *caps)
+{
+	char list[MI_NR_SITES][MI_CAP_DETAIL_LEN] = { };
+	unsigned int i, n[MI_NR_SITES] = { 0 };
+	bool ksyms = mi_ksyms_available();
+	enum mi_fault_site s;
+
+	for (i = 0; i < MI_NR_EPS; i++) {
+		char *l;
+
+		s = mi_fault_eps[i].site;
+		mi_fault_probes[i].present = !ksyms ||
+			mi_ksym(mi_fault_eps[i].name);
+		if (!mi_fault_probes[i].present || !ksyms)
+			continue;
+		l = list[s];
+		scnprintf(l + strlen(l), sizeof(list[s]) - strlen(l), "%s%s",
+			  n[s] ? " " : "", mi_fault_eps[i].name);
+		n[s]++;
+	}
+	for (s = 0; s < MI_NR_SITES; s++) {
+		if (!ksyms)
+			mi_cap_set(&caps[s], true,
+				   "kprobes at the %s entry points, found at arming (ksyms unavailable)",
+				   mi_site_names[s]);
+		else if (n[s])
+			mi_cap_set(&caps[s], true, "kprobes (ftrace, ret stub) at %s",
+				   list[s]);
+		else
+			mi_cap_set(&caps[s], false,
+				   "none of the known %s entry points is in kallsyms",
+				   mi_site_names[s]);
+	}
+	return 0;
+}
