@@ -73,6 +73,12 @@ static const struct prom_rule prom_rules[] = {
 	{ .file = "slabs", .labels = "name",
 	  .renames = "name=cache object_size=object_size_bytes slab_size=slab_size_bytes "
 		     "align=align_bytes" },
+	/*
+	 * fault/stats (docs/fault.md): meminspect_fault_checked_total{site="slab"},
+	 * ..., and meminspect_fault_attached; the counts restart at each arming.
+	 */
+	{ .file = "fault/stats", .metric = "fault", .labels = "site",
+	  .counters = "checked matched failed nofail" },
 	{ .labels = DEFAULT_LABELS, .per_pid = "pid" },
 };
 

@@ -43,7 +43,6 @@ static const char *const knobs[] = {
 
 #define NKNOBS (sizeof(knobs) / sizeof(knobs[0]))
 #define KNOB_SITES 0
-#define KNOB_VERBOSE 5
 #define KNOB_NTH 10
 #define KNOB_PID 11
 #define KNOB_CHILDREN 12
@@ -85,8 +84,6 @@ static const char *const splat_patterns[] = {
 };
 
 #define NPATTERNS (sizeof(splat_patterns) / sizeof(splat_patterns[0]))
-/* verbose 2 prints the caller stack on purpose: not a splat then */
-#define PATTERN_CALL_TRACE (NPATTERNS - 1)
 
 /* Taint bits that loading an out-of-tree module sets: O, E, N (as scripts/vm-run). */
 #define TAINT_EXPECTED (4096ul | 8192ul | 262144ul)
@@ -676,7 +673,6 @@ static int fault_run(struct fault *f)
 struct klog {
 	int fd;			/* /dev/kmsg, non-blocking; -1: unavailable */
 	regex_t re[NPATTERNS];
-	bool ignore_call_trace;
 	char buf[8192];
 	unsigned long tainted;
 	char tainted_path[PATH_MAX];
@@ -744,8 +740,6 @@ static void klog_line(struct klog *k, char *line, struct run_result *res)
 	    (size_t)(semi - line))
 		line = semi + 1;
 	for (size_t i = 0; i < NPATTERNS; i++) {
-		if (i == PATTERN_CALL_TRACE && k->ignore_call_trace)
-			continue;
 		if (regexec(&k->re[i], line, 0, NULL, 0))
 			continue;
 		if (res->nsplat < SPLAT_KEEP) {
@@ -899,12 +893,6 @@ static int fault_sweep(struct fault *f)
 		return st;
 	}
 	st = apply_options(f);
-	if (!st) {
-		const char *verbose = f->val[KNOB_VERBOSE] ? f->val[KNOB_VERBOSE]
-			: f->saved[KNOB_VERBOSE];
-
-		k.ignore_call_trace = !strcmp(verbose, "2");
-	}
 	for (unsigned long n = 1; !st && n <= f->max_runs && !got_signal; n++) {
 		struct run_result *r = &res[nres];
 		unsigned long taint;

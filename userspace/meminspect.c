@@ -646,6 +646,29 @@ static int cmd_capabilities(struct ctx *c)
 	return show_one(c, "capabilities");
 }
 
+/*
+ * capabilities rows of kind file that name a directory (docs/fault.md): the
+ * tables in it that report shows and export exports, under the row's name.
+ */
+static const struct dir_row {
+	const char *name;
+	const char *report[4];	/* NULL-terminated */
+	const char *export[2];
+} dir_rows[] = {
+	{ "fault", { "fault/settings", "fault/stats", "fault/log" }, { "fault/stats" } },
+};
+
+/* The tables behind a file row: the file itself, or a directory's tables. */
+static const char *const *row_files(const char *name, bool export, const char *one[2])
+{
+	for (size_t i = 0; i < sizeof(dir_rows) / sizeof(dir_rows[0]); i++)
+		if (!strcmp(dir_rows[i].name, name))
+			return export ? dir_rows[i].export : dir_rows[i].report;
+	one[0] = name;
+	one[1] = NULL;
+	return one;
+}
+
 /* Every kind=file row of capabilities; a broken file is reported and skipped. */
 static int cmd_report(struct ctx *c)
 {
@@ -659,30 +682,43 @@ static int cmd_report(struct ctx *c)
 	if (c->json)
 		json_begin_object(&j);
 	for (size_t r = 0; r < mi_nrecords(caps); r++) {
-		const char *file = mi_get(caps, r, "name");
+		const char *name = mi_get(caps, r, "name"), *one[2];
+		const char *const *files = row_files(name, false, one);
+		bool dir = files != one;
 
 		if (!is_file_row(caps, r))
 			continue;
 		if (strcmp(mi_get(caps, r, "available"), "yes")) {
 			if (!c->json)
-				printf("== %s == (not available: %s)\n\n", file, mi_get(caps, r, "detail"));
+				printf("== %s == (not available: %s)\n\n", name, mi_get(caps, r, "detail"));
 			continue;
 		}
-		st = load_checked(c, file, &t);
-		if (st) {
-			worst = worst ? worst : st;
-			continue;
+		/* a directory: {"fault": {"settings": [...], "stats": [...], ...}} */
+		if (c->json && dir) {
+			json_key(&j, name);
+			json_begin_object(&j);
 		}
-		if (c->json) {
-			json_key(&j, file);
-			print_json(&j, t, file);
-		} else {
-			printf("== %s ==\n", file);
-			st = print_table(c, t);
-			worst = worst ? worst : st;
-			putchar('\n');
+		for (const char *const *fp = files; *fp; fp++) {
+			const char *file = *fp;
+
+			st = load_checked(c, file, &t);
+			if (st) {
+				worst = worst ? worst : st;
+				continue;
+			}
+			if (c->json) {
+				json_key(&j, dir ? strrchr(file, '/') + 1 : file);
+				print_json(&j, t, file);
+			} else {
+				printf("== %s ==\n", file);
+				st = print_table(c, t);
+				worst = worst ? worst : st;
+				putchar('\n');
+			}
+			mi_table_free(t);
 		}
-		mi_table_free(t);
+		if (c->json && dir)
+			json_end_object(&j);
 	}
 	if (c->json) {
 		json_end_object(&j);
@@ -1012,32 +1048,36 @@ static int export_to(struct ctx *c, FILE *f)
 		goto out;
 	}
 	for (size_t r = 0; r < mi_nrecords(caps); r++) {
-		const char *file = mi_get(caps, r, "name");
+		const char *name = mi_get(caps, r, "name"), *one[2];
 		int err;
 
 		if (!is_file_row(caps, r) || strcmp(mi_get(caps, r, "available"), "yes"))
 			continue;
-		files[nfiles] = file;
-		ok[nfiles] = "0";
-		t = caps;
-		if (strcmp(file, "capabilities")) {
-			st = load_checked(c, file, &t);
-			if (st) {
-				worst = worst ? worst : st;
-				nfiles++;
-				continue;
+		files[nfiles] = name;
+		ok[nfiles] = "1";
+		/* a directory row is ok when all its exported tables are */
+		for (const char *const *fp = row_files(name, true, one); *fp; fp++) {
+			const char *file = *fp;
+
+			t = caps;
+			if (strcmp(file, "capabilities")) {
+				st = load_checked(c, file, &t);
+				if (st) {
+					worst = worst ? worst : st;
+					ok[nfiles] = "0";
+					continue;
+				}
 			}
+			err = prom_export_table(&o, file, t);
+			if (err) {
+				if (err == -ENOMEM)
+					fprintf(stderr, "meminspect: out of memory\n");
+				worst = worst ? worst : ST_FORMAT;
+				ok[nfiles] = "0";
+			}
+			if (t != caps)
+				mi_table_free(t);
 		}
-		err = prom_export_table(&o, file, t);
-		if (err) {
-			if (err == -ENOMEM)
-				fprintf(stderr, "meminspect: out of memory\n");
-			worst = worst ? worst : ST_FORMAT;
-		} else {
-			ok[nfiles] = "1";
-		}
-		if (t != caps)
-			mi_table_free(t);
 		nfiles++;
 	}
 	prom_family(&o, "meminspect_file_ok", "gauge",

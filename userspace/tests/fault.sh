@@ -287,3 +287,40 @@ is "fault.c's splat patterns are scripts/splat-patterns" \
 	"$(grep -v '^#' "$here/../../scripts/splat-patterns")" \
 	"$(sed -n '/^static const char \*const splat_patterns/,/^};/p' "$here/../fault.c" |
 		sed -n 's/^\t"\(.*\)",$/\1/p')"
+
+# ---- report and export: the capabilities row "fault" names a directory ----
+
+fault_reset
+printf 'name kind available detail\ncapabilities file yes -\nfault file yes kprobes\nfault.slab mechanism yes kprobe at kmem_cache_alloc\n' \
+	>"$FD/capabilities"
+run "$M" --dir "$FD" report
+is "report: the fault row shows its three tables" \
+	"== capabilities ==|== fault/settings ==|== fault/stats ==|== fault/log ==" \
+	"$(grep '^==' <<<"$out" | paste -sd'|')"
+is "report: exit 0" 0 "$rc"
+run "$M" --dir "$FD" report --json
+jq -e '(.fault | keys) == ["log", "settings", "stats"] and .fault.stats[0].failed == 1 and
+	.fault.settings[0].key == "sites"' >/dev/null <<<"$out"
+ok $? "report --json: \"fault\" is an object of its tables" "$out"
+run "$M" --dir "$FD" export --prometheus
+is "export: exit 0" 0 "$rc"
+has "export: fault counters per site" 'meminspect_fault_failed_total{site="slab"} 1' "$out"
+has "export: checked is a counter" "# TYPE meminspect_fault_checked_total counter" "$out"
+has "export: attached as 0/1" 'meminspect_fault_attached{site="pages"} 0' "$out"
+has "export: the fault row is one file_ok" 'meminspect_file_ok{file="fault"} 1' "$out"
+ok "$(grep -c 'meminspect_fault_\(settings\|log\|seq\|pid\)' <<<"$out")" \
+	"export: settings and log are not metrics"
+if command -v promtool >/dev/null; then
+	run promtool check metrics <<<"$(MEMINSPECT_DIR=$FD "$M" export --prometheus)"
+	is "export with fault: promtool check metrics is silent" "0 " "$rc $out$err"
+else
+	skip "export with fault: promtool check metrics" "no promtool on this host"
+fi
+run "$M" --dir "$FD" export --json
+jq -e '[.[] | select(.metric == "meminspect_fault_matched_total")] | length == 2' \
+	>/dev/null <<<"$out"
+ok $? "export --json: the fault samples" "$out"
+rm "$F/stats"
+run "$M" --dir "$FD" export --prometheus
+has "export: fault/stats missing: file_ok 0" 'meminspect_file_ok{file="fault"} 0' "$out"
+is "export: fault/stats missing: exit 1" 1 "$rc"
