@@ -3,8 +3,8 @@
 # The reader's fault commands against the real injector (docs/fault-reader.md,
 # docs/tests.md): `fault set` errors change nothing; `fault run` fails the
 # aimed command's allocations and nobody else's; `fault sweep` finds every
-# failure point of the helper's multi-allocation write, each unwound to the
-# helper's own count; a reader killed mid-run leaves the injector disarmed.
+# failure point of the helper's setup routine, each unwound to no live
+# object; a reader killed mid-run leaves the injector disarmed.
 . "${ST_DIR:-$(dirname "$0")}/lib.sh"
 
 FD=$MI_DIR/fault
@@ -215,46 +215,63 @@ echo 0 > "$MI_TEST_DIR/slab_objs"
 
 # ---- fault sweep: every failure point, each unwound ---------------------------
 
+# The helper's fault_setup: a driver probe in miniature, MI_SETUP_STEPS
+# allocations (cache, kmalloc, pages) unwound in reverse on a failure; its
+# report is "runs ok failed live last_failed steps". Aimed at the helper's
+# own code within 4 frames (deeper, a slab refill's page allocation would
+# be a failure point too, depending on the slab's state).
+setup_field()
+{
+	awk -v n="$1" '{ print $n }' "$MI_TEST_DIR/fault_setup"
+}
+if [ ! -e "$MI_TEST_DIR/fault_setup" ]; then
+	fail "the helper has fault_setup"
+	exit 0
+fi
+steps=$(setup_field 6)
 cat > "$T/sweep.sh" << EOF
-echo $OBJS > $MI_TEST_DIR/slab_objs
+echo 1 > $MI_TEST_DIR/fault_setup
 r=\$?
-echo "\$(cat $FD/nth) \$r \$(cat $MI_TEST_DIR/slab_objs)" >> $T/sweep.rec
-echo 0 > $MI_TEST_DIR/slab_objs
+echo "\$(cat $FD/nth) \$r \$(cat $MI_TEST_DIR/fault_setup)" >> $T/sweep.rec
 exit \$r
 EOF
 rm -f "$T/sweep.rec"
-"$R" fault sweep --cache $CACHE --module meminspect_test --max-runs 20 -- sh "$T/sweep.sh" \
-	> "$T/out" 2> "$T/err"
+"$R" fault sweep --module meminspect_test --depth 4 --sites slab,pages --max-runs 20 \
+	-- sh "$T/sweep.sh" > "$T/out" 2> "$T/err"
 rc=$?
 check "fault sweep: exit 0 (complete, no splat, no new taint)" [ $rc -eq 0 ]
 [ $rc -eq 0 ] || diag "rc $rc: $(cat "$T/out" "$T/err" | head -20)"
 runs=$(awk '$1 ~ /^[0-9]+$/' "$T/out" | wc -l)
-check "fault sweep: $OBJS failure points and the clean run ($runs runs)" [ "$runs" -eq $((OBJS + 1)) ]
-check "fault sweep: says complete with $OBJS failure points" \
-	grep -q "^# complete: run $((OBJS + 1)) injected nothing; $OBJS failure points" "$T/out"
-# run n (n <= OBJS): its write failed and the helper kept the n-1 objects it
-# got; the clean run got them all; the reader's row (nth exit failed matched
-# splats new_taint caller) says the same
+check "fault sweep: $steps failure points (the helper's steps) and the clean run ($runs runs)" \
+	[ "$runs" -eq $((steps + 1)) ]
+check "fault sweep: says complete with $steps failure points" \
+	grep -q "^# complete: run $((steps + 1)) injected nothing; $steps failure points" "$T/out"
+# run n (n <= steps): the setup failed at step n and unwound to 0 live
+# objects; the clean run succeeded; the reader's row (nth exit failed
+# matched splats new_taint caller) says the same. sweep.rec: nth, the
+# write's status, then the helper's runs ok failed live last_failed steps
 awk '$1 ~ /^[0-9]+$/' "$T/out" > "$T/rows"
-bad=$(awk -v objs=$OBJS '
-	NR == FNR { exitc[$1] = $2; failed[$1] = $3; caller[$1] = $0; next }
+bad=$(awk -v steps="$steps" '
+	NR == FNR { exitc[$1] = $2; failed[$1] = $3; row[$1] = $0; next }
 	{
-		n = $1; st = $2; held = $3; seen[n] = 1
-		if (n <= objs && (st == 0 || held != n - 1 || failed[n] != 1 || exitc[n] != st ||
-				  caller[n] !~ /\[meminspect_test\]$/))
-			printf "run %s: write %s held %s / row: %s; ", n, st, held, caller[n]
-		if (n == objs + 1 && (st != 0 || held != objs || failed[n] != 0 || exitc[n] != 0))
-			printf "clean run %s: write %s held %s / row: %s; ", n, st, held, caller[n]
+		n = $1; st = $2; live = $6; step = $7; seen[n] = 1
+		if (live != 0)
+			printf "run %s: %s live objects; ", n, live
+		if (n <= steps && (st == 0 || step != n || failed[n] != 1 || exitc[n] != st ||
+				   row[n] !~ /\[meminspect_test\]$/))
+			printf "run %s: write %s, failed step %s / row: %s; ", n, st, step, row[n]
+		if (n == steps + 1 && (st != 0 || failed[n] != 0 || exitc[n] != 0))
+			printf "clean run %s: write %s / row: %s; ", n, st, row[n]
 	}
-	END { for (n = 1; n <= objs + 1; n++) if (!seen[n]) printf "run %d missing; ", n }
+	END { for (n = 1; n <= steps + 1; n++) if (!seen[n]) printf "run %d missing; ", n }
 	' "$T/rows" "$T/sweep.rec" 2>&1)
 if [ -z "$bad" ]; then
-	ok "fault sweep: run n failed the helper's n-th object (n-1 held, caller in meminspect_test), the clean run holds $OBJS"
+	ok "fault sweep: run n fails setup step n (caller in meminspect_test), every run unwinds to 0 live objects, the clean run succeeds"
 else
-	fail "fault sweep: run n failed the helper's n-th object, the clean run holds $OBJS"
+	fail "fault sweep: run n fails setup step n, every run unwinds to 0 live objects"
 	diag "$bad"
 fi
-check "fault sweep: every run unwound: the helper holds 0" [ "$(cat "$MI_TEST_DIR/slab_objs")" = 0 ]
+sed 's/^/# /' "$T/out"
 check "fault sweep: disarmed, every knob as found (nth back to its value)" same_settings
 
 # ---- killed mid-run: never left armed -----------------------------------------
