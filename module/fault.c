@@ -467,7 +467,6 @@ static const struct file_operations mi_fault_knob_fops = {
 	.open = mi_fault_knob_open,
 	.read = mi_fault_knob_read,
 	.write = mi_fault_knob_write,
-	.llseek = no_llseek,
 };
 
 /* ---- settings, stats, log ---------------------------------------------- */

@@ -99,11 +99,43 @@ static const struct mi_fault_ep mi_fault_eps[] = {
 	{ "__kmalloc_cache_node_noprof", MI_SITE_SLAB, 0, 3, 1, NA },
 	{ "__kmalloc_large_noprof", MI_SITE_SLAB, NA, 0, 1, NA },
 	{ "__kmalloc_large_node_noprof", MI_SITE_SLAB, NA, 0, 1, NA },
-	/* pages: the one function every alloc_pages() variant reaches */
-	{ "__alloc_pages_nodemask", MI_SITE_PAGES, NA, NA, 0, 1 },	/* to 5.12 */
-	{ "__alloc_pages", MI_SITE_PAGES, NA, NA, 0, 1 },		/* 5.13 */
+	/*
+	 * pages: the one function every alloc_pages() variant reaches, the
+	 * first of these the kernel has (each later one calls the earlier):
+	 * "mm/page_alloc: add __alloc_frozen_pages()" (v6.14) made frozen
+	 * pages the inner function, which slab calls directly.
+	 */
+	{ "__alloc_frozen_pages_noprof", MI_SITE_PAGES, NA, NA, 0, 1 },
 	{ "__alloc_pages_noprof", MI_SITE_PAGES, NA, NA, 0, 1 },	/* 6.10 */
+	{ "__alloc_pages", MI_SITE_PAGES, NA, NA, 0, 1 },		/* 5.13 */
+	{ "__alloc_pages_nodemask", MI_SITE_PAGES, NA, NA, 0, 1 },	/* to 5.12 */
 };
+
+/*
+ * kmalloc_large() and kmalloc_large_node() are entry points only where
+ * kmalloc_trace() is ("mm/slab_common: unify NUMA and UMA version of
+ * tracepoints", v6.1); before, 5.10's static kmalloc_large_node() is called
+ * by __kmalloc_node() and would see its large calls a second time.
+ */
+static bool mi_fault_ep_wanted(unsigned int i, const bool *present)
+{
+	const char *name = mi_fault_eps[i].name;
+	unsigned int j;
+
+	if (!strcmp(name, "kmalloc_large") ||
+	    !strcmp(name, "kmalloc_large_node")) {
+		for (j = 0; j < ARRAY_SIZE(mi_fault_eps); j++)
+			if (!strcmp(mi_fault_eps[j].name, "kmalloc_trace"))
+				return present[j];
+		return false;
+	}
+	if (mi_fault_eps[i].site == MI_SITE_PAGES) {
+		for (j = 0; j < i; j++)
+			if (mi_fault_eps[j].site == MI_SITE_PAGES && present[j])
+				return false;
+	}
+	return true;
+}
 
 #define MI_NR_EPS	ARRAY_SIZE(mi_fault_eps)
 
@@ -324,15 +356,23 @@ int mi_fault_probes_init(struct mi_cap *caps)
 	char list[MI_NR_SITES][MI_CAP_DETAIL_LEN] = { };
 	unsigned int i, n[MI_NR_SITES] = { 0 };
 	bool ksyms = mi_ksyms_available();
+	bool found[MI_NR_EPS];
 	enum mi_fault_site s;
 
-	for (i = 0; i < MI_NR_EPS; i++) {
+	if (!ksyms) {
+		/* no kallsyms: every name is tried at arming */
+		for (i = 0; i < MI_NR_EPS; i++)
+			mi_fault_probes[i].present = true;
+	}
+	for (i = 0; ksyms && i < MI_NR_EPS; i++)
+		found[i] = mi_ksym(mi_fault_eps[i].name);
+	for (i = 0; ksyms && i < MI_NR_EPS; i++) {
 		char *l;
 
 		s = mi_fault_eps[i].site;
-		mi_fault_probes[i].present = !ksyms ||
-			mi_ksym(mi_fault_eps[i].name);
-		if (!mi_fault_probes[i].present || !ksyms)
+		mi_fault_probes[i].present = found[i] &&
+			mi_fault_ep_wanted(i, found);
+		if (!mi_fault_probes[i].present)
 			continue;
 		l = list[s];
 		scnprintf(l + strlen(l), sizeof(list[s]) - strlen(l), "%s%s",

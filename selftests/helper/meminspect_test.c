@@ -28,6 +28,28 @@
  *                SLUB merges into an existing cache; write 0: destroy it
  * Unparsable input: -EINVAL; above the cap: -ERANGE; neither changes
  * anything.
+ *
+ * Fault injection files (meminspect's fault/ tests and bench/fault):
+ *   fault_alloc  write "KIND ARG N": N allocations, each freed at once:
+ *                cache   from the cache "meminspect_test_fault" (192 bytes,
+ *                        unmergeable: it has a constructor); ARG ignored
+ *                kmalloc kmalloc(ARG bytes), ARG 1..KMALLOC_MAX_CACHE_SIZE
+ *                pages   alloc_pages(order ARG), ARG 0..MAX_ORDER
+ *                nofail  kmalloc(ARG bytes, __GFP_NOFAIL), ARG 1..PAGE_SIZE
+ *                kstrdup kstrdup() of an ARG-byte string, ARG 1..256 (the allocation
+ *                        is made by kstrdup, one frame below this module)
+ *                read "KIND ARG N ok failed first_failed ns": the last
+ *                write's successes, failures, the 1-based index of the
+ *                first failure (0: none) and the mean ns per allocation and
+ *                free
+ *   fault_setup  write 1: run a probe-like routine making MI_SETUP_STEPS
+ *                allocations (cache, kmalloc, pages), then tear them down;
+ *                on a failure it unwinds what it made and the write
+ *                returns -ENOMEM.  read "runs ok failed live last_failed
+ *                steps": live objects (0 whenever no routine runs), the
+ *                step that failed last (0: none).  The module parameter
+ *                setup_at_init=1 runs the routine once at module init,
+ *                which then fails with -ENOMEM if it does.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -44,6 +66,10 @@
 #include <linux/sched/signal.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/timekeeping.h>
+#include <linux/math64.h>
+#include <linux/moduleparam.h>
 
 /* 1 GiB worth: more than a test VM can spare, so a typo fails cleanly */
 #define MI_TEST_MAX_PAGES	(SZ_1G >> PAGE_SHIFT)
@@ -416,6 +442,18 @@ MI_TEST_FOPS(slab_size);
 MI_TEST_FOPS(slab_caches);
 MI_TEST_FOPS(slab_alias);
 
+/* defined with the rest of fault injection, below */
+static ssize_t fault_alloc_read(struct file *file, char __user *ubuf,
+				size_t count, loff_t *ppos);
+static ssize_t fault_alloc_write(struct file *file, const char __user *ubuf,
+				 size_t count, loff_t *ppos);
+static ssize_t fault_setup_read(struct file *file, char __user *ubuf,
+				size_t count, loff_t *ppos);
+static ssize_t fault_setup_write(struct file *file, const char __user *ubuf,
+				 size_t count, loff_t *ppos);
+MI_TEST_FOPS(fault_alloc);
+MI_TEST_FOPS(fault_setup);
+
 static const struct {
 	const char *name;
 	const struct file_operations *fops;
@@ -425,7 +463,276 @@ static const struct {
 	{ "slab_size", &slab_size_fops },
 	{ "slab_caches", &slab_caches_fops },
 	{ "slab_alias", &slab_alias_fops },
+	{ "fault_alloc", &fault_alloc_fops },
+	{ "fault_setup", &fault_setup_fops },
 };
+
+/* ---- fault injection ----------------------------------------------------- */
+
+#define MI_FAULT_OBJ_SIZE	192
+#define MI_FAULT_MAX_N		10000000UL
+#define MI_SETUP_STEPS		5
+#define MI_KSTRDUP_MAX		256
+
+static bool setup_at_init;
+module_param(setup_at_init, bool, 0400);
+MODULE_PARM_DESC(setup_at_init, "run the fault_setup routine at init");
+
+static struct {
+	struct mutex lock;	/* serialises the fault files */
+	struct kmem_cache *cache;	/* meminspect_test_fault */
+	char last[128];		/* fault_alloc's last result */
+	unsigned long runs, ok, failed, last_failed;
+	atomic_long_t live;	/* objects the setup routine holds */
+} fa = {
+	.lock = __MUTEX_INITIALIZER(fa.lock),
+};
+
+/* Allocate one object of @kind, or NULL; *@order for pages. */
+static void *fault_one(int kind, unsigned long arg, const char *str)
+{
+	struct page *page;
+
+	switch (kind) {
+	case 0:
+		return kmem_cache_alloc(fa.cache, GFP_KERNEL | __GFP_NOWARN);
+	case 1:
+		return kmalloc(arg, GFP_KERNEL | __GFP_NOWARN);
+	case 2:
+		page = alloc_pages(GFP_KERNEL | __GFP_NOWARN, arg);
+		return page;
+	case 3:
+		return kmalloc(arg, GFP_KERNEL | __GFP_NOFAIL);
+	case 4:
+		return kstrdup(str, GFP_KERNEL | __GFP_NOWARN);
+	}
+	return NULL;
+}
+
+static void fault_free(int kind, unsigned long arg, void *p)
+{
+	if (kind == 0)
+		kmem_cache_free(fa.cache, p);
+	else if (kind == 2)
+		__free_pages(p, arg);
+	else
+		kfree(p);
+}
+
+static const char *const fault_kinds[] = {
+	"cache", "kmalloc", "pages", "nofail", "kstrdup",
+};
+
+static ssize_t fault_alloc_write(struct file *file, const char __user *ubuf,
+				 size_t count, loff_t *ppos)
+{
+	unsigned long arg, n, i, ok = 0, failed = 0, first = 0;
+	static char str[MI_KSTRDUP_MAX + 1];
+	char buf[64], name[16];
+	int kind, ret;
+	u64 t0, ns;
+
+	if (count >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	if (sscanf(buf, "%15s %lu %lu", name, &arg, &n) != 3)
+		return -EINVAL;
+	for (kind = 0; kind < ARRAY_SIZE(fault_kinds); kind++)
+		if (!strcmp(name, fault_kinds[kind]))
+			break;
+	if (kind == ARRAY_SIZE(fault_kinds))
+		return -EINVAL;
+	if (n > MI_FAULT_MAX_N ||
+	    (kind == 1 && (!arg || arg > KMALLOC_MAX_CACHE_SIZE)) ||
+	    (kind == 2 && arg >= ARRAY_SIZE(((struct zone *)NULL)->free_area)) ||
+	    (kind == 3 && (!arg || arg > PAGE_SIZE)) ||
+	    (kind == 4 && (!arg || arg > MI_KSTRDUP_MAX)))
+		return -ERANGE;
+	ret = mutex_lock_killable(&fa.lock);
+	if (ret)
+		return ret;
+	/* the source string: static, so that only kstrdup() allocates */
+	if (kind == 4) {
+		memset(str, 'x', arg);
+		str[arg] = '\0';
+	}
+	t0 = ktime_get_ns();
+	for (i = 1; i <= n; i++) {
+		void *p = fault_one(kind, arg, str);
+
+		if (p) {
+			ok++;
+			fault_free(kind, arg, p);
+		} else {
+			failed++;
+			if (!first)
+				first = i;
+		}
+		if (!(i % 1024)) {
+			if (fatal_signal_pending(current))
+				break;
+			cond_resched();
+		}
+	}
+	ns = n ? div64_u64(ktime_get_ns() - t0, n) : 0;
+	scnprintf(fa.last, sizeof(fa.last), "%s %lu %lu %lu %lu %lu %llu\n",
+		  name, arg, n, ok, failed, first, ns);
+	mutex_unlock(&fa.lock);
+	return count;
+}
+
+static ssize_t fault_alloc_read(struct file *file, char __user *ubuf,
+				size_t count, loff_t *ppos)
+{
+	char tmp[sizeof(fa.last)];
+	int ret;
+
+	ret = mutex_lock_killable(&fa.lock);
+	if (ret)
+		return ret;
+	strscpy(tmp, fa.last[0] ? fa.last : "- 0 0 0 0 0 0\n", sizeof(tmp));
+	mutex_unlock(&fa.lock);
+	return simple_read_from_buffer(ubuf, count, ppos, tmp, strlen(tmp));
+}
+
+/*
+ * A driver probe in miniature: five allocations of three kinds, each one
+ * undone in reverse order if a later one fails, then (the "remove") all
+ * freed.  fa.live counts what is held: back to 0 on every path.
+ */
+struct setup_state {
+	void *obj1, *buf1, *buf2, *obj2;
+	struct page *pages;
+};
+
+static int setup_run(unsigned long *failed_step)
+{
+	struct setup_state st = { };
+	int step = 1;
+
+	st.obj1 = kmem_cache_alloc(fa.cache, GFP_KERNEL | __GFP_NOWARN);
+	if (!st.obj1)
+		goto fail;
+	atomic_long_inc(&fa.live);
+	step++;
+	st.buf1 = kmalloc(512, GFP_KERNEL | __GFP_NOWARN);
+	if (!st.buf1)
+		goto free_obj1;
+	atomic_long_inc(&fa.live);
+	step++;
+	st.pages = alloc_pages(GFP_KERNEL | __GFP_NOWARN, 1);
+	if (!st.pages)
+		goto free_buf1;
+	atomic_long_inc(&fa.live);
+	step++;
+	st.buf2 = kzalloc(2048, GFP_KERNEL | __GFP_NOWARN);
+	if (!st.buf2)
+		goto free_pages;
+	atomic_long_inc(&fa.live);
+	step++;
+	st.obj2 = kmem_cache_alloc(fa.cache, GFP_KERNEL | __GFP_NOWARN);
+	if (!st.obj2)
+		goto free_buf2;
+	atomic_long_inc(&fa.live);
+
+	/* the "remove": undo everything */
+	kmem_cache_free(fa.cache, st.obj2);
+	atomic_long_dec(&fa.live);
+	*failed_step = 0;
+	step = 0;
+free_buf2:
+	kfree(st.buf2);
+	atomic_long_dec(&fa.live);
+free_pages:
+	__free_pages(st.pages, 1);
+	atomic_long_dec(&fa.live);
+free_buf1:
+	kfree(st.buf1);
+	atomic_long_dec(&fa.live);
+free_obj1:
+	kmem_cache_free(fa.cache, st.obj1);
+	atomic_long_dec(&fa.live);
+fail:
+	if (!step)
+		return 0;
+	*failed_step = step;
+	return -ENOMEM;
+}
+
+/* Caller holds fa.lock. */
+static int setup_once(void)
+{
+	int ret;
+
+	ret = setup_run(&fa.last_failed);
+	fa.runs++;
+	if (ret)
+		fa.failed++;
+	else
+		fa.ok++;
+	return ret;
+}
+
+static ssize_t fault_setup_write(struct file *file, const char __user *ubuf,
+				 size_t count, loff_t *ppos)
+{
+	unsigned long v;
+	int ret;
+
+	ret = mi_test_parse(ubuf, count, 1, &v);
+	if (ret)
+		return ret;
+	if (v != 1)
+		return -EINVAL;
+	ret = mutex_lock_killable(&fa.lock);
+	if (ret)
+		return ret;
+	ret = setup_once();
+	mutex_unlock(&fa.lock);
+	return ret ? ret : count;
+}
+
+static ssize_t fault_setup_read(struct file *file, char __user *ubuf,
+				size_t count, loff_t *ppos)
+{
+	char tmp[128];
+	int len, ret;
+
+	ret = mutex_lock_killable(&fa.lock);
+	if (ret)
+		return ret;
+	len = scnprintf(tmp, sizeof(tmp), "%lu %lu %lu %ld %lu %d\n", fa.runs,
+			fa.ok, fa.failed, atomic_long_read(&fa.live),
+			fa.last_failed, MI_SETUP_STEPS);
+	mutex_unlock(&fa.lock);
+	return simple_read_from_buffer(ubuf, count, ppos, tmp, len);
+}
+
+static int fault_init(void)
+{
+	int ret;
+
+	fa.cache = kmem_cache_create("meminspect_test_fault",
+				     MI_FAULT_OBJ_SIZE, 0, 0, mi_test_ctor);
+	if (!fa.cache)
+		return -ENOMEM;
+	if (!setup_at_init)
+		return 0;
+	mutex_lock(&fa.lock);
+	ret = setup_once();
+	mutex_unlock(&fa.lock);
+	if (ret) {
+		pr_info("setup at init failed at step %lu, live %ld\n",
+			fa.last_failed, atomic_long_read(&fa.live));
+		kmem_cache_destroy(fa.cache);
+		return ret;
+	}
+	pr_info("setup at init succeeded, live %ld\n",
+		atomic_long_read(&fa.live));
+	return 0;
+}
 
 static void slab_release_all(void)
 {
@@ -436,6 +743,8 @@ static void slab_release_all(void)
 	kvfree(sl.caches);
 	kmem_cache_destroy(sl.alias);
 	sl.alias = NULL;
+	kmem_cache_destroy(fa.cache);
+	fa.cache = NULL;
 }
 
 static int __init meminspect_test_init(void)
@@ -448,6 +757,9 @@ static int __init meminspect_test_init(void)
 			     GFP_KERNEL);
 	if (!sl.caches)
 		return -ENOMEM;
+	ret = fault_init();
+	if (ret)
+		goto err_free;
 	held.dir = debugfs_create_dir("meminspect_test", NULL);
 	if (IS_ERR(held.dir)) {
 		ret = PTR_ERR(held.dir);
@@ -466,6 +778,7 @@ static int __init meminspect_test_init(void)
 
 err_remove_dir:
 	debugfs_remove_recursive(held.dir);
+	kmem_cache_destroy(fa.cache);
 err_free:
 	kvfree(sl.caches);
 	return ret;

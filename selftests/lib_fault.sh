@@ -1,0 +1,93 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers for the fault injection tests (test_fault*.sh).  Sourced after
+# lib.sh.  POSIX sh.
+
+MI_FAULT=${MI_FAULT:-$MI_DIR/fault}
+
+# fset KNOB VALUE: write VALUE (may be empty) to a knob; status of the write
+fset()
+{
+	printf '%s\n' "$2" > "$MI_FAULT/$1" 2> /dev/null
+}
+
+# fget KNOB: the knob's value
+fget()
+{
+	cat "$MI_FAULT/$1"
+}
+
+# fstat SITE COLUMN: a number from fault/stats
+fstat()
+{
+	mi_lookup "$MI_FAULT/stats" "$1" "$2"
+}
+
+# fault_defaults: disarm and put every knob back to its documented default
+# (max-order: the highest order /proc/buddyinfo has a column for)
+fault_defaults()
+{
+	fset armed 0
+	fset sites none
+	fset probability 100
+	fset interval 1
+	fset times 1
+	fset space 0
+	fset verbose 1
+	fset ignore-gfp-wait N
+	fset ignore-gfp-highmem N
+	fset min-order 0
+	fset max-order "$(buddy_max_order)"
+	fset nth 0
+	fset aim-pid 0
+	fset aim-children N
+	fset aim-comm ''
+	fset aim-cgroup ''
+	fset aim-cache ''
+	fset aim-size ''
+	fset aim-module ''
+	fset aim-depth 8
+}
+
+# buddy_max_order: the kernel's highest order, from /proc/buddyinfo's columns
+buddy_max_order()
+{
+	awk '$1 == "Node" { print NF - 5; exit }' /proc/buddyinfo
+}
+
+# helper_load / helper_unload: the selftests' helper module
+helper_load()
+{
+	[ -d /sys/module/meminspect_test ] || insmod "$MI_TEST_KO" "$@"
+}
+
+helper_unload()
+{
+	[ ! -d /sys/module/meminspect_test ] || rmmod meminspect_test
+}
+
+# halloc KIND ARG N: N allocations by the helper; sets HA_OK HA_FAILED
+# HA_FIRST HA_NS from its report
+halloc()
+{
+	echo "$1 $2 $3" > "$MI_TEST_DIR/fault_alloc" || return 1
+	# shellcheck disable=SC2046
+	set -- $(cat "$MI_TEST_DIR/fault_alloc")
+	HA_OK=$4 HA_FAILED=$5 HA_FIRST=$6 HA_NS=$7
+}
+
+# log_lines: records in fault/log
+log_lines()
+{
+	awk 'NR > 1 && !/^#/ { n++ } END { print n + 0 }' "$MI_FAULT/log"
+}
+
+# check_eq DESC GOT WANT
+check_eq()
+{
+	if [ "$2" = "$3" ]; then
+		ok "$1"
+	else
+		fail "$1"
+		diag "$1: got '$2', want '$3'"
+	fi
+}

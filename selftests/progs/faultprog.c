@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * faultprog: a workload for the fault injection tests (test_fault_task.sh,
+ * test_fault_storm.sh).
+ *
+ *   faultprog open N [fork]
+ *     Prints "pid P" (and "child C" with fork: a child forked now, before
+ *     any arming, that does the same), flushes, then waits for SIGUSR1.
+ *     On it, each process calls open("/", O_RDONLY) N times (closing each
+ *     fd; getname() allocates, so an injected failure is ENOMEM), waits for
+ *     a second SIGUSR1 and prints "P ok K enomem E other O".
+ *   faultprog storm SECONDS
+ *     Prints "pid P", then for SECONDS forks children that each call
+ *     pipe() and open() and exit, and reaps them.  Prints "forks F
+ *     fork_errors E child_errors C" at the end.  Nothing here touches new
+ *     memory after the start (mlockall), so that an injected failure
+ *     shows as a syscall error rather than a page fault.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static void wait_usr1(const sigset_t *set)
+{
+	int sig;
+
+	do {
+		if (sigwait(set, &sig))
+			sig = 0;
+	} while (sig != SIGUSR1);
+}
+
+static int do_open(long n, const sigset_t *set)
+{
+	long i, ok = 0, enomem = 0, other = 0;
+	int fd;
+
+	wait_usr1(set);
+	for (i = 0; i < n; i++) {
+		fd = open("/", O_RDONLY);
+		if (fd >= 0) {
+			ok++;
+			close(fd);
+		} else if (errno == ENOMEM) {
+			enomem++;
+		} else {
+			other++;
+		}
+	}
+	wait_usr1(set);
+	printf("%d ok %ld enomem %ld other %ld\n", getpid(), ok, enomem, other);
+	fflush(stdout);
+	return 0;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int do_storm(double seconds)
+{
+	long forks = 0, fork_errors = 0, child_errors = 0;
+	double end = now() + seconds;
+	int status;
+	pid_t pid;
+
+	mlockall(MCL_CURRENT);
+	while (now() < end) {
+		pid = fork();
+		if (pid < 0) {
+			fork_errors++;
+			continue;
+		}
+		if (pid == 0) {
+			int p[2], fd, bad = 0;
+
+			if (pipe(p))
+				bad = 1;
+			else
+				close(p[0]), close(p[1]);
+			fd = open("/", O_RDONLY);
+			if (fd < 0)
+				bad = 1;
+			else
+				close(fd);
+			_exit(bad);
+		}
+		forks++;
+		if (waitpid(pid, &status, 0) == pid &&
+		    (!WIFEXITED(status) || WEXITSTATUS(status)))
+			child_errors++;
+	}
+	printf("forks %ld fork_errors %ld child_errors %ld\n", forks,
+	       fork_errors, child_errors);
+	fflush(stdout);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	sigset_t set;
+	pid_t child = 0;
+	int ret;
+
+	if (argc >= 3 && !strcmp(argv[1], "storm")) {
+		printf("pid %d\n", getpid());
+		fflush(stdout);
+		return do_storm(atof(argv[2]));
+	}
+	if (argc < 3 || strcmp(argv[1], "open")) {
+		fprintf(stderr, "usage: faultprog open N [fork] | storm SECONDS\n");
+		return 2;
+	}
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	printf("pid %d\n", getpid());
+	if (argc > 3 && !strcmp(argv[3], "fork")) {
+		fflush(stdout);
+		child = fork();
+		if (child < 0)
+			return 1;
+		if (child == 0)
+			return do_open(atol(argv[2]), &set);
+		printf("child %d\n", child);
+	}
+	fflush(stdout);
+	ret = do_open(atol(argv[2]), &set);
+	if (child > 0)
+		waitpid(child, NULL, 0);
+	return ret;
+}

@@ -1,0 +1,215 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# fault/: the knob files, their defaults and the settings table
+# (docs/fault.md), invalid writes (-EINVAL/-ERANGE/-EBUSY, nothing
+# changes), arming and disarming, the capabilities rows against
+# /proc/kallsyms, unloading while armed and an aimed module going away.
+. "${ST_DIR:-$(dirname "$0")}/lib.sh"
+. "$ST_DIR/lib_fault.sh"
+
+T=$(mi_tmpdir fknobs) || exit 1
+cleanup()
+{
+	fault_defaults 2> /dev/null
+	helper_unload 2> /dev/null
+	mi_restore
+	rm -rf "$T"
+}
+trap cleanup EXIT
+trap 'exit 143' TERM INT
+
+require_file "$MI_FAULT/settings"
+fault_defaults
+
+# -- defaults and the settings table -------------------------------------------
+
+maxo=$(buddy_max_order)
+for kv in sites=none probability=100 interval=1 times=1 space=0 verbose=1 \
+	ignore-gfp-wait=N ignore-gfp-highmem=N min-order=0 max-order="$maxo" \
+	nth=0 aim-pid=0 aim-children=N aim-comm= aim-cgroup= aim-cache= \
+	aim-size= aim-module= aim-depth=8 armed=0; do
+	k=${kv%%=*} v=${kv#*=}
+	check_eq "fault: $k reads its default '$v'" "$(fget "$k")" "$v"
+	sv=$(mi_lookup "$MI_FAULT/settings" "$k" value)
+	check_eq "fault: settings row $k is '${v:--}'" "$sv" "${v:--}"
+done
+check_eq "fault: settings lists the 20 knobs in the documented order" \
+	"$(awk 'NR > 1 { printf "%s ", $1 }' "$MI_FAULT/settings")" \
+	"sites probability interval times space verbose ignore-gfp-wait ignore-gfp-highmem min-order max-order nth aim-pid aim-children aim-comm aim-cgroup aim-cache aim-size aim-module aim-depth armed "
+
+# -- valid writes read back ----------------------------------------------------
+
+for kv in sites=slab,pages sites=pages probability=0 interval=7 times=-1 \
+	space=4096 verbose=2 ignore-gfp-wait=Y ignore-gfp-highmem=Y \
+	min-order=1 max-order=3 nth=5 aim-children=Y aim-comm=a_b aim-cgroup=/ \
+	aim-cache=kmalloc-64 aim-size=100-200 aim-module=meminspect \
+	aim-depth=32 aim-pid=$$; do
+	k=${kv%%=*} v=${kv#*=}
+	if fset "$k" "$v" && [ "$(fget "$k")" = "$v" ] &&
+	   [ "$(mi_lookup "$MI_FAULT/settings" "$k" value)" = "$v" ]; then
+		ok "fault: $k accepts '$v' and reads it back"
+	else
+		fail "fault: $k accepts '$v' and reads it back"
+		diag "$k reads '$(fget "$k")'"
+	fi
+done
+fset aim-comm 'with space'
+check_eq "fault: aim-comm keeps a space" "$(fget aim-comm)" "with space"
+fault_defaults
+
+# -- invalid writes: an error, and nothing changes ---------------------------
+
+# bad KNOB VALUE ERRTEXT
+bad()
+{
+	_before=$(fget "$1")
+	_err=$( { echo "$2" > "$MI_FAULT/$1"; } 2>&1 ) && _err=accepted
+	case $_err in
+	*"$3"*)
+		if [ "$(fget "$1")" = "$_before" ]; then
+			ok "fault: $1 '$2' is refused ($3), value unchanged"
+		else
+			fail "fault: $1 '$2' is refused ($3), value unchanged"
+			diag "$1 changed from '$_before' to '$(fget "$1")'"
+		fi
+		;;
+	*)
+		fail "fault: $1 '$2' is refused ($3), value unchanged"
+		diag "write said: $_err"
+		;;
+	esac
+}
+
+EINVAL="Invalid argument" ERANGE="out of range" EBUSY="busy"
+bad sites bogus "$EINVAL"
+bad sites slab,slab "$EINVAL"
+bad sites slab, "$EINVAL"
+bad sites '' "$EINVAL"
+bad probability 101 "$ERANGE"
+bad probability -1 "$ERANGE"
+bad probability 5x "$EINVAL"
+bad probability ' 5' "$EINVAL"
+bad probability '' "$EINVAL"
+bad interval 0 "$ERANGE"
+bad interval 2147483648 "$ERANGE"
+bad times -2 "$ERANGE"
+bad times 2147483648 "$ERANGE"
+bad space -1 "$ERANGE"
+bad verbose 3 "$ERANGE"
+bad ignore-gfp-wait maybe "$EINVAL"
+bad ignore-gfp-highmem 2 "$EINVAL"
+bad min-order $((maxo + 1)) "$ERANGE"
+bad max-order $((maxo + 1)) "$ERANGE"
+bad nth -1 "$ERANGE"
+bad aim-pid 99999999 "$ERANGE"
+bad aim-pid abc "$EINVAL"
+bad aim-children x "$EINVAL"
+bad aim-comm 0123456789abcdef "$ERANGE"
+bad aim-cgroup relative/path "$EINVAL"
+bad aim-cgroup /no-such-cgroup-here "$EINVAL"
+bad aim-cache no_such_cache_here "$EINVAL"
+bad aim-cache 'two words' "$EINVAL"
+bad aim-size 200-100 "$ERANGE"
+bad aim-size 100 "$EINVAL"
+bad aim-size -5 "$EINVAL"
+bad aim-module no_such_module "$EINVAL"
+bad aim-depth 0 "$ERANGE"
+bad aim-depth 33 "$ERANGE"
+bad armed 2 "$ERANGE"
+# a pid that is not running: the highest pid in use plus a margin
+free_pid=$(($(ls /proc | awk '/^[0-9]+$/ && $1 > m { m = $1 } END { print m }') + 1000))
+bad aim-pid "$free_pid" "$EINVAL"
+bad armed 1 "$EINVAL"		# sites none
+
+# -- arming ------------------------------------------------------------------
+
+fset sites slab,pages
+fset aim-comm mi-nobody
+if fset armed 1; then
+	ok "fault: arming both sites aimed at nobody"
+else
+	fail "fault: arming both sites aimed at nobody"
+	dmesg | grep 'meminspect: fault' | tail -3 | sed 's/^/# /'
+fi
+check_eq "fault: armed reads 1" "$(fget armed)" 1
+check_eq "fault: stats: slab attached" "$(fstat slab attached)" yes
+check_eq "fault: stats: pages attached" "$(fstat pages attached)" yes
+check_eq "fault: stats: nothing matched" \
+	"$(fstat slab matched)/$(fstat pages matched)" 0/0
+bad probability 50 "$EBUSY"
+bad aim-comm other "$EBUSY"
+bad sites slab "$EBUSY"
+bad armed 1 "$EBUSY"
+checked=$(fstat slab checked)
+if is_num "$checked" && [ "$checked" -gt 0 ]; then
+	ok "fault: stats: slab calls are checked while armed ($checked)"
+else
+	fail "fault: stats: slab calls are checked while armed"
+fi
+check "fault: disarming succeeds" fset armed 0
+check_eq "fault: stats: detached after disarming" \
+	"$(fstat slab attached)/$(fstat pages attached)" no/no
+c1=$(fstat slab checked)
+ls -R /proc/self > /dev/null 2>&1
+check_eq "fault: nothing is checked once disarmed" "$(fstat slab checked)" "$c1"
+if [ "$(fstat slab checked)" -ge "$checked" ]; then
+	ok "fault: slab checked kept ($(fstat slab checked) >= $checked)"
+else
+	fail "fault: slab checked kept"
+fi
+check "fault: disarming twice succeeds" fset armed 0
+
+# -- capabilities rows: entry points against /proc/kallsyms ------------------------
+
+cat "$MI_DIR/capabilities" > "$T/caps"
+for row in fault.slab fault.pages; do
+	avail=$(cap_available "$row" "$T/caps")
+	check_eq "capabilities: $row available" "$avail" yes
+	names=$(cap_detail "$row" "$T/caps" | sed -n 's/.* at //p')
+	n=0 missing=
+	for name in $names; do
+		n=$((n + 1))
+		grep -q " $name\$" /proc/kallsyms || missing="$missing $name"
+	done
+	if [ "$n" -gt 0 ] && [ -z "$missing" ]; then
+		ok "capabilities: $row's $n entry points are in /proc/kallsyms"
+	else
+		fail "capabilities: $row's entry points are in /proc/kallsyms"
+		diag "$row: $n names, missing:$missing"
+	fi
+done
+check_eq "capabilities: fault file row" "$(cap_available fault "$T/caps")" yes
+
+# -- unloading while armed -----------------------------------------------------
+
+fset sites slab
+fset aim-comm mi-nobody
+fset armed 1
+if rmmod meminspect && insmod "$MI_KO"; then
+	ok "fault: meminspect unloads while armed and loads again"
+else
+	fail "fault: meminspect unloads while armed and loads again"
+fi
+check_eq "fault: a fresh load starts disarmed" "$(fget armed)/$(fget sites)" 0/none
+fault_defaults
+
+# -- the aimed module goes away while armed ------------------------------------
+
+helper_load
+fset sites slab
+fset times -1
+fset aim-module meminspect_test
+fset armed 1
+halloc kmalloc 64 10
+check_eq "fault: aim-module: the helper's 10 kmallocs fail" "$HA_FAILED" 10
+rmmod meminspect_test && insmod "$MI_TEST_KO"
+halloc kmalloc 64 10
+check_eq "fault: aim-module: after the module is reloaded, the old aim matches nothing" \
+	"$HA_OK" 10
+fault_defaults
+bad aim-module meminspect_test_gone "$EINVAL"
+helper_unload
+fset sites slab
+fset aim-module meminspect_test 2> /dev/null
+fault_defaults
+exit 0
