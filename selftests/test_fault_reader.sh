@@ -236,39 +236,62 @@ echo "\$(cat $FD/nth) \$r \$(cat $MI_TEST_DIR/fault_setup)" >> $T/sweep.rec
 exit \$r
 EOF
 rm -f "$T/sweep.rec"
-"$R" fault sweep --module meminspect_test --depth 4 --sites slab,pages --max-runs 20 \
+# Each run is a new process, which may land on either CPU: on one whose
+# per-CPU slab of the helper's cache is empty, the refill's page allocation
+# (within the 4 frames) is one more failure point, and the points shift
+# between runs. Reader and command on CPU 0, warmed up once, see the same
+# allocations every run (what a sweep assumes: docs/fault-reader.md).
+pin=
+taskset 1 true 2> /dev/null && pin="taskset 1"
+$pin sh -c "echo 1 > $MI_TEST_DIR/fault_setup"
+$pin "$R" fault sweep --module meminspect_test --depth 4 --sites slab,pages --max-runs 20 \
 	-- sh "$T/sweep.sh" > "$T/out" 2> "$T/err"
 rc=$?
 check "fault sweep: exit 0 (complete, no splat, no new taint)" [ $rc -eq 0 ]
 [ $rc -eq 0 ] || diag "rc $rc: $(cat "$T/out" "$T/err" | head -20)"
 runs=$(awk '$1 ~ /^[0-9]+$/' "$T/out" | wc -l)
-check "fault sweep: $steps failure points (the helper's steps) and the clean run ($runs runs)" \
-	[ "$runs" -eq $((steps + 1)) ]
-check "fault sweep: says complete with $steps failure points" \
-	grep -q "^# complete: run $((steps + 1)) injected nothing; $steps failure points" "$T/out"
-# run n (n <= steps): the setup failed at step n and unwound to 0 live
-# objects; the clean run succeeded; the reader's row (nth exit failed
-# matched splats new_taint caller) says the same. sweep.rec: nth, the
-# write's status, then the helper's runs ok failed live last_failed steps
+# A failure point can also be a page allocation that refills a slab for
+# one of the helper's kmallocs (seen on 6.1: allocate_slab, within the 4
+# frames); SLUB falls back to a smaller order, so that run's write
+# succeeds. Such extra points depend on the slabs' state, so the check is:
+# every step of the helper is found, each run whose injected allocation was
+# the helper's own failed the write at that step, every run unwinds.
+check "fault sweep: at least the helper's $steps steps as failure points ($runs runs)" \
+	[ "$runs" -ge $((steps + 1)) ]
+check "fault sweep: says complete, $((runs - 1)) failure points" \
+	grep -q "^# complete: run $runs injected nothing; $((runs - 1)) failure points" "$T/out"
+# sweep.rec: nth, the write's status, then the helper's report (runs ok
+# failed live last_failed steps); the reader's row: nth exit failed matched
+# splats new_taint caller
 awk '$1 ~ /^[0-9]+$/' "$T/out" > "$T/rows"
-bad=$(awk -v steps="$steps" '
+bad=$(awk -v steps="$steps" -v runs="$runs" '
 	NR == FNR { exitc[$1] = $2; failed[$1] = $3; row[$1] = $0; next }
 	{
 		n = $1; st = $2; live = $6; step = $7; seen[n] = 1
 		if (live != 0)
 			printf "run %s: %s live objects; ", n, live
-		if (n <= steps && (st == 0 || step != n || failed[n] != 1 || exitc[n] != st ||
-				   row[n] !~ /\[meminspect_test\]$/))
-			printf "run %s: write %s, failed step %s / row: %s; ", n, st, step, row[n]
-		if (n == steps + 1 && (st != 0 || failed[n] != 0 || exitc[n] != 0))
+		if (exitc[n] != st)
+			printf "run %s: write %s, row says exit %s; ", n, st, exitc[n]
+		if (n < runs && failed[n] != 1)
+			printf "run %s: row says failed %s; ", n, failed[n]
+		if (n < runs && row[n] ~ /\[meminspect_test\]$/) {
+			if (st == 0 || step < 1)
+				printf "run %s: the helper s own allocation failed, write %s step %s; ", n, st, step
+			else
+				found[step] = 1
+		}
+		if (n == runs && (st != 0 || failed[n] != 0))
 			printf "clean run %s: write %s / row: %s; ", n, st, row[n]
 	}
-	END { for (n = 1; n <= steps + 1; n++) if (!seen[n]) printf "run %d missing; ", n }
+	END {
+		for (n = 1; n <= runs; n++) if (!seen[n]) printf "run %d missing; ", n
+		for (i = 1; i <= steps; i++) if (!found[i]) printf "step %d never failed; ", i
+	}
 	' "$T/rows" "$T/sweep.rec" 2>&1)
 if [ -z "$bad" ]; then
-	ok "fault sweep: run n fails setup step n (caller in meminspect_test), every run unwinds to 0 live objects, the clean run succeeds"
+	ok "fault sweep: each of the $steps steps failed in a run of its own (caller in meminspect_test), every run unwinds to 0 live objects, the clean run succeeds"
 else
-	fail "fault sweep: run n fails setup step n, every run unwinds to 0 live objects"
+	fail "fault sweep: each step failed in a run of its own, every run unwinds to 0 live objects"
 	diag "$bad"
 fi
 sed 's/^/# /' "$T/out"
