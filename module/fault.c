@@ -272,7 +272,9 @@ static void mi_fault_disarm(void)
 {
 	if (!mi_fault.armed)
 		return;
+	mi_fault_set_owner(true);
 	mi_fault_probes_unregister();
+	mi_fault_set_owner(false);
 	mi_fault_quiesce();
 	mi_fault_aim_module_arm(NULL);
 	mi_fault.armed = false;
@@ -313,10 +315,12 @@ static int mi_fault_arm(void)
 	}
 	mi_fault_reset_counters();
 
+	/* the probes are live as they are registered: spare this task */
+	mi_fault_set_owner(true);
 	err = mi_fault_probes_register(s->sites, why, sizeof(why));
 	if (err) {
 		pr_warn("fault: arming: %s\n", why);
-		goto clear_module;
+		goto clear_owner;
 	}
 	for (site = 0; site < MI_NR_SITES; site++) {
 		if (!(s->sites & (1U << site)))
@@ -326,14 +330,16 @@ static int mi_fault_arm(void)
 			goto unregister;
 		}
 	}
+	mi_fault_set_owner(false);
 	mi_fault.armed = true;
 	mi_fault.cur.armed = true;
 	return 0;
 
 unregister:
 	mi_fault_probes_unregister();
+clear_owner:
+	mi_fault_set_owner(false);
 	mi_fault_quiesce();
-clear_module:
 	mi_fault_aim_module_arm(NULL);
 	return err;
 }

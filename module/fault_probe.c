@@ -147,8 +147,14 @@ static struct mi_fault_probe {
 
 static bool mi_site_attached[MI_NR_SITES];
 
-/* Set around the verifying allocation of arming: see mi_fault_verify(). */
-static struct task_struct *mi_fault_force;
+/*
+ * The task arming or disarming: the probes registered first are live while
+ * the others are registered (and while disarming), and what kprobes and
+ * ftrace allocate then must not be failed even if that task is aimed.
+ * mi_fault_force: fail the owner's next allocation, see mi_fault_verify().
+ */
+static struct task_struct *mi_fault_owner;
+static bool mi_fault_force;
 static const char *mi_fault_force_hit;
 
 static const char *const mi_site_names[MI_NR_SITES] = {
@@ -212,8 +218,12 @@ static int mi_fault_pre(struct kprobe *kp, struct pt_regs *regs)
 		c.size = kmem_cache_size((struct kmem_cache *)c.cache);
 	}
 
-	/* arming's own verifying allocation: fail it, count nothing */
-	if (unlikely(READ_ONCE(mi_fault_force) == current) && in_task()) {
+	/* the arming or disarming task: never failed, except to verify */
+	if (unlikely(READ_ONCE(mi_fault_owner) == current) && in_task()) {
+		if (!READ_ONCE(mi_fault_force))
+			return 0;
+		/* arming's own verifying allocation: fail it, count nothing */
+		WRITE_ONCE(mi_fault_force, false);
 		WRITE_ONCE(mi_fault_force_hit, ep->name);
 		goto fail;
 	}
@@ -246,6 +256,12 @@ static void mi_fault_post(struct kprobe *kp, struct pt_regs *regs,
 {
 }
 NOKPROBE_SYMBOL(mi_fault_post);
+
+/* The current task arms or disarms (@owner), or has finished (!@owner). */
+void mi_fault_set_owner(bool owner)
+{
+	WRITE_ONCE(mi_fault_owner, owner ? current : NULL);
+}
 
 bool mi_fault_site_attached(enum mi_fault_site site)
 {
@@ -312,9 +328,9 @@ int mi_fault_probes_register(unsigned int sites, char *why, size_t len)
 
 /*
  * One allocation of @site from this module, with the handler told to fail
- * it (whatever the aims): true if it failed.  Only the current task in
- * task context is forced, and nothing else runs between setting and
- * clearing the flag.  The size is not a constant, so that the call goes
+ * it (whatever the aims): true if it failed.  Only the owner (the arming
+ * task, mi_fault_set_owner()) in task context is forced, and nothing else
+ * runs between setting and clearing the flag.  The size is not a constant, so that the call goes
  * to an out-of-line entry point rather than an inline fast path.
  */
 bool mi_fault_verify(enum mi_fault_site site)
@@ -325,15 +341,15 @@ bool mi_fault_verify(enum mi_fault_site site)
 	bool failed;
 
 	WRITE_ONCE(mi_fault_force_hit, NULL);
-	WRITE_ONCE(mi_fault_force, current);
+	WRITE_ONCE(mi_fault_force, true);
 	if (site == MI_SITE_SLAB) {
 		obj = kmalloc(size, GFP_KERNEL | __GFP_NOWARN);
-		WRITE_ONCE(mi_fault_force, NULL);
+		WRITE_ONCE(mi_fault_force, false);
 		failed = !obj;
 		kfree(obj);
 	} else {
 		page = alloc_pages(GFP_KERNEL | __GFP_NOWARN, 0);
-		WRITE_ONCE(mi_fault_force, NULL);
+		WRITE_ONCE(mi_fault_force, false);
 		failed = !page;
 		if (page)
 			__free_pages(page, 0);
