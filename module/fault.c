@@ -94,15 +94,18 @@ static const char *const mi_site_names[MI_NR_SITES] = {
 	[MI_SITE_PAGES] = "pages",
 };
 
-enum { R_FILE, R_SLAB, R_PAGES, R_AIM_MODULE, R_AIM_CGROUP, MI_NR_ROWS };
+enum { R_FILE, R_SLAB, R_PAGES, R_AIM_CACHE, R_AIM_MODULE, R_AIM_CGROUP,
+	MI_NR_ROWS };
 
 static struct mi_cap mi_fault_caps[MI_NR_ROWS] = {
 	[R_FILE] = { .name = "fault", .kind = MI_CAP_FILE },
 	[R_SLAB] = { .name = "fault.slab", .kind = MI_CAP_MECHANISM },
 	[R_PAGES] = { .name = "fault.pages", .kind = MI_CAP_MECHANISM },
-	[R_AIM_MODULE] = { .name = "fault.aim-module",
+	[R_AIM_CACHE] = { .name = "fault.aim_cache",
+			  .kind = MI_CAP_MECHANISM },
+	[R_AIM_MODULE] = { .name = "fault.aim_module",
 			   .kind = MI_CAP_MECHANISM },
-	[R_AIM_CGROUP] = { .name = "fault.aim-cgroup",
+	[R_AIM_CGROUP] = { .name = "fault.aim_cgroup",
 			   .kind = MI_CAP_MECHANISM },
 };
 
@@ -115,6 +118,7 @@ void mi_fault_count(enum mi_fault_site site, int what)
 	/* one instruction on x86: safe in any context, NMI included */
 	this_cpu_inc(mi_fault_pcpu.cnt[site][what]);
 }
+
 NOKPROBE_SYMBOL(mi_fault_count);
 
 /* percent 0..99, from this CPU's xorshift32 */
@@ -128,6 +132,7 @@ static unsigned int mi_fault_rnd100(void)
 	this_cpu_write(mi_fault_pcpu.rnd, x);
 	return x % 100;
 }
+
 NOKPROBE_SYMBOL(mi_fault_rnd100);
 
 /*
@@ -160,6 +165,7 @@ bool mi_fault_decide(const struct mi_fault_call *c)
 		return false;
 	return true;
 }
+
 NOKPROBE_SYMBOL(mi_fault_decide);
 
 void mi_fault_record(const struct mi_fault_call *c)
@@ -190,6 +196,7 @@ void mi_fault_record(const struct mi_fault_call *c)
 	if (mi_fault_cfg.set.verbose && !(c->gfp & __GFP_NOWARN))
 		irq_work_queue(&mi_fault.irq_work);
 }
+
 NOKPROBE_SYMBOL(mi_fault_record);
 
 /* ---- the log, read side ------------------------------------------------ */
@@ -201,8 +208,10 @@ static bool mi_fault_log_get(unsigned long seq, struct mi_fault_log_ent *out)
 
 	if (READ_ONCE(e->seq) != seq)
 		return false;
+	/* the fields after the seq that validates them (mi_fault_record) */
 	smp_rmb();
 	memcpy(out, e, sizeof(*out));
+	/* and the seq again after the fields: unchanged, they were whole */
 	smp_rmb();
 	return READ_ONCE(e->seq) == seq;
 }
@@ -224,7 +233,7 @@ static void mi_fault_print_work(struct work_struct *work)
 			continue;
 		if (!__ratelimit(&rs))
 			continue;
-		pr_info("fault: injected %s failure #%lu: pid %d comm %s size %lu order %d gfp %#x caller %pS\n",
+		pr_info("fault: injected %s failure #%lu: pid %d comm %s size %lu order %d gfp 0x%x caller %pS\n",
 			mi_site_names[e.site], seq, e.pid, e.comm, e.size,
 			e.order, (__force unsigned int)e.gfp,
 			(void *)e.caller);
@@ -363,12 +372,15 @@ static int mi_fault_commit(enum mi_fault_knob knob,
 		if (s->aim_pid) {
 			/* in the writer's pid namespace */
 			rcu_read_lock();
-			pid = get_pid(find_vpid(s->aim_pid));
+			pid = find_vpid(s->aim_pid);
+			/* a process: a thread group leader is alive */
+			if (pid && pid_task(pid, PIDTYPE_TGID))
+				get_pid(pid);
+			else
+				pid = NULL;
 			rcu_read_unlock();
-			if (!pid || !pid_task(pid, PIDTYPE_TGID)) {
-				put_pid(pid);
+			if (!pid)
 				return -EINVAL;
-			}
 		}
 		put_pid(mi_fault.pid);
 		mi_fault.pid = pid;
@@ -449,11 +461,10 @@ static ssize_t mi_fault_knob_write(struct file *file, const char __user *ubuf,
 	if (err)
 		goto out_unlock;
 	if (knob == MI_FK_ARMED) {
-		if (s->armed) {
+		if (s->armed)
 			err = mi_fault_arm();
-		} else {
+		else
 			mi_fault_disarm();
-		}
 		goto out_unlock;
 	}
 	if (mi_fault.armed) {
@@ -562,7 +573,7 @@ static int mi_fault_log_show(struct seq_file *m, void *unused)
 			seq_puts(m, " -");
 		else
 			seq_printf(m, " %d", e.order);
-		seq_printf(m, " %#x %pS\n", (__force unsigned int)e.gfp,
+		seq_printf(m, " 0x%x %pS\n", (__force unsigned int)e.gfp,
 			   (void *)e.caller);
 	}
 	return 0;
@@ -589,6 +600,7 @@ MI_FAULT_SHOW_FOPS(mi_fault_log);
 
 int mi_fault_init(struct dentry *parent)
 {
+	char why[MI_CAP_DETAIL_LEN];
 	enum mi_fault_knob knob;
 	struct dentry *file;
 	int err;
@@ -607,6 +619,12 @@ int mi_fault_init(struct dentry *parent)
 	else
 		mi_cap_set(&mi_fault_caps[R_AIM_MODULE], false,
 			   "find_module not found (ksyms)");
+	if (mi_slab_find_available(why, sizeof(why)))
+		mi_cap_set(&mi_fault_caps[R_AIM_CACHE], true,
+			   "names looked up on slab_caches under slab_mutex; the cache argument compared");
+	else
+		mi_cap_set(&mi_fault_caps[R_AIM_CACHE], false,
+			   "slab_caches cannot be walked: %s", why);
 	mi_cap_set(&mi_fault_caps[R_AIM_CGROUP], true,
 		   "cgroup_get_from_path at write, task_under_cgroup_hierarchy (cgroup v2)");
 	mi_cap_set(&mi_fault_caps[R_FILE], true,

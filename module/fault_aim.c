@@ -72,6 +72,7 @@ static bool mi_task_aim(const struct mi_fault_armed *a)
 	rcu_read_unlock();
 	return match;
 }
+
 NOKPROBE_SYMBOL(mi_task_aim);
 
 /* Is a return address inside @mod among the first @depth callers? */
@@ -100,6 +101,7 @@ static bool mi_module_aim(const struct mi_fault_armed *a,
 			return true;
 	return false;
 }
+
 NOKPROBE_SYMBOL(mi_module_aim);
 
 bool mi_fault_aim_match(const struct mi_fault_armed *a,
@@ -128,6 +130,7 @@ bool mi_fault_aim_match(const struct mi_fault_armed *a,
 		return false;
 	return true;
 }
+
 NOKPROBE_SYMBOL(mi_fault_aim_match);
 
 /*

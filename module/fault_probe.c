@@ -176,6 +176,7 @@ static noinline void *mi_fault_ret_null(void)
 {
 	return NULL;
 }
+
 NOKPROBE_SYMBOL(mi_fault_ret_null);
 
 static unsigned long mi_arg(const struct pt_regs *regs, int n)
@@ -190,6 +191,7 @@ static unsigned long mi_arg(const struct pt_regs *regs, int n)
 	}
 	return 0;
 }
+
 NOKPROBE_SYMBOL(mi_arg);
 
 static int mi_fault_pre(struct kprobe *kp, struct pt_regs *regs)
@@ -248,6 +250,7 @@ fail:
 	instruction_pointer_set(regs, (unsigned long)mi_fault_ret_null);
 	return 1;
 }
+
 NOKPROBE_SYMBOL(mi_fault_pre);
 
 /* Never called for a failed call; its presence keeps the probe unoptimised. */
@@ -255,6 +258,7 @@ static void mi_fault_post(struct kprobe *kp, struct pt_regs *regs,
 			  unsigned long flags)
 {
 }
+
 NOKPROBE_SYMBOL(mi_fault_post);
 
 /* The current task arms or disarms (@owner), or has finished (!@owner). */
@@ -330,12 +334,13 @@ int mi_fault_probes_register(unsigned int sites, char *why, size_t len)
  * One allocation of @site from this module, with the handler told to fail
  * it (whatever the aims): true if it failed.  Only the owner (the arming
  * task, mi_fault_set_owner()) in task context is forced, and nothing else
- * runs between setting and clearing the flag.  The size is not a constant, so that the call goes
- * to an out-of-line entry point rather than an inline fast path.
+ * runs between setting and clearing the flag.  The size is read with
+ * READ_ONCE(), so it is not a constant and the call goes to an
+ * out-of-line entry point rather than an inline fast path.
  */
 bool mi_fault_verify(enum mi_fault_site site)
 {
-	static volatile size_t size = 64;
+	static size_t size = 64;
 	struct page *page;
 	void *obj;
 	bool failed;
@@ -343,7 +348,7 @@ bool mi_fault_verify(enum mi_fault_site site)
 	WRITE_ONCE(mi_fault_force_hit, NULL);
 	WRITE_ONCE(mi_fault_force, true);
 	if (site == MI_SITE_SLAB) {
-		obj = kmalloc(size, GFP_KERNEL | __GFP_NOWARN);
+		obj = kmalloc(READ_ONCE(size), GFP_KERNEL | __GFP_NOWARN);
 		WRITE_ONCE(mi_fault_force, false);
 		failed = !obj;
 		kfree(obj);
@@ -369,7 +374,8 @@ bool mi_fault_verify(enum mi_fault_site site)
  */
 int mi_fault_probes_init(struct mi_cap *caps)
 {
-	char list[MI_NR_SITES][MI_CAP_DETAIL_LEN] = { };
+	/* static: too big for the stack; init runs once, before any reader */
+	static char list[MI_NR_SITES][MI_CAP_DETAIL_LEN];
 	unsigned int i, n[MI_NR_SITES] = { 0 };
 	bool ksyms = mi_ksyms_available();
 	bool found[MI_NR_EPS];

@@ -569,6 +569,14 @@ unlock:
  * afterwards.  -EINVAL if there is no such cache, -EOPNOTSUPP if the list
  * cannot be walked on this kernel.
  */
+/* Can mi_slab_find_cache() work on this kernel?  Why not, into @why. */
+bool mi_slab_find_available(char *why, size_t len)
+{
+	if (!L.walk)
+		strscpy(why, L.why, len);
+	return L.walk;
+}
+
 int mi_slab_find_cache(const char *name, const void **cache)
 {
 	struct list_head *pos;

@@ -7,6 +7,7 @@
 void mi_slab_init(void);
 void mi_slab_exit(void);
 int mi_slab_find_cache(const char *name, const void **cache);
+bool mi_slab_find_available(char *why, size_t len);
 
 extern const struct file_operations mi_slabs_fops;
 

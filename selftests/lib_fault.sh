@@ -10,6 +10,15 @@ fset()
 	printf '%s\n' "$2" > "$MI_FAULT/$1" 2> /dev/null
 }
 
+# must KNOB VALUE: fset, or fail the test and stop (an aim that did not take
+# would aim at everything)
+must()
+{
+	fset "$1" "$2" && return 0
+	fail "fault: $1 '$2' is accepted"
+	exit 0
+}
+
 # fget KNOB: the knob's value
 fget()
 {

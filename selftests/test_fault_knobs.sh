@@ -24,17 +24,18 @@ fault_defaults
 # -- defaults and the settings table -------------------------------------------
 
 maxo=$(buddy_max_order)
+cat "$MI_FAULT/settings" > "$T/settings"
 for kv in sites=none probability=100 interval=1 times=1 space=0 verbose=1 \
 	ignore-gfp-wait=N ignore-gfp-highmem=N min-order=0 max-order="$maxo" \
 	nth=0 aim-pid=0 aim-children=N aim-comm= aim-cgroup= aim-cache= \
 	aim-size= aim-module= aim-depth=8 armed=0; do
 	k=${kv%%=*} v=${kv#*=}
 	check_eq "fault: $k reads its default '$v'" "$(fget "$k")" "$v"
-	sv=$(mi_lookup "$MI_FAULT/settings" "$k" value)
+	sv=$(mi_lookup "$T/settings" "$k" value)
 	check_eq "fault: settings row $k is '${v:--}'" "$sv" "${v:--}"
 done
 check_eq "fault: settings lists the 20 knobs in the documented order" \
-	"$(awk 'NR > 1 { printf "%s ", $1 }' "$MI_FAULT/settings")" \
+	"$(awk 'NR > 1 { printf "%s ", $1 }' "$T/settings")" \
 	"sites probability interval times space verbose ignore-gfp-wait ignore-gfp-highmem min-order max-order nth aim-pid aim-children aim-comm aim-cgroup aim-cache aim-size aim-module aim-depth armed "
 
 # -- valid writes read back ----------------------------------------------------
@@ -42,7 +43,7 @@ check_eq "fault: settings lists the 20 knobs in the documented order" \
 for kv in sites=slab,pages sites=pages probability=0 interval=7 times=-1 \
 	space=4096 verbose=2 ignore-gfp-wait=Y ignore-gfp-highmem=Y \
 	min-order=1 max-order=3 nth=5 aim-children=Y aim-comm=a_b aim-cgroup=/ \
-	aim-cache=kmalloc-64 aim-size=100-200 aim-module=meminspect \
+	aim-size=100-200 aim-module=meminspect \
 	aim-depth=32 aim-pid=$$; do
 	k=${kv%%=*} v=${kv#*=}
 	if fset "$k" "$v" && [ "$(fget "$k")" = "$v" ] &&
@@ -53,6 +54,15 @@ for kv in sites=slab,pages sites=pages probability=0 interval=7 times=-1 \
 		diag "$k reads '$(fget "$k")'"
 	fi
 done
+if [ "$(cap_available fault.aim_cache)" = yes ]; then
+	fset aim-cache kmalloc-64
+	check_eq "fault: aim-cache accepts kmalloc-64 and reads it back" \
+		"$(fget aim-cache)/$(mi_lookup "$MI_FAULT/settings" aim-cache value)" \
+		kmalloc-64/kmalloc-64
+	fset aim-cache ''
+else
+	skip "fault: aim-cache accepts kmalloc-64" "$(cap_detail fault.aim_cache)"
+fi
 fset aim-comm 'with space'
 check_eq "fault: aim-comm keeps a space" "$(fget aim-comm)" "with space"
 fault_defaults
@@ -107,7 +117,11 @@ bad aim-children x "$EINVAL"
 bad aim-comm 0123456789abcdef "$ERANGE"
 bad aim-cgroup relative/path "$EINVAL"
 bad aim-cgroup /no-such-cgroup-here "$EINVAL"
-bad aim-cache no_such_cache_here "$EINVAL"
+if [ "$(cap_available fault.aim_cache)" = yes ]; then
+	bad aim-cache no_such_cache_here "$EINVAL"
+else
+	bad aim-cache no_such_cache_here "not supported"
+fi
 bad aim-cache 'two words' "$EINVAL"
 bad aim-size 200-100 "$ERANGE"
 bad aim-size 100 "$EINVAL"
@@ -179,6 +193,9 @@ for row in fault.slab fault.pages; do
 	fi
 done
 check_eq "capabilities: fault file row" "$(cap_available fault "$T/caps")" yes
+check_eq "capabilities: fault.aim_cache is available exactly when slab_caches is" \
+	"$(cap_available fault.aim_cache "$T/caps")" \
+	"$(cap_available slab_caches "$T/caps")"
 
 # -- unloading while armed -----------------------------------------------------
 
@@ -198,7 +215,7 @@ fault_defaults
 helper_load
 fset sites slab
 fset times -1
-fset aim-module meminspect_test
+must aim-module meminspect_test
 fset armed 1
 halloc kmalloc 64 10
 check_eq "fault: aim-module: the helper's 10 kmallocs fail" "$HA_FAILED" 10

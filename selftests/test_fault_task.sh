@@ -52,7 +52,7 @@ go()
 {
 	# shellcheck disable=SC2086
 	kill -USR1 $PID $CHILD
-	sleep 1
+	sleep 0.3
 	fset armed 0
 	# shellcheck disable=SC2086
 	kill -USR1 $PID $CHILD
@@ -73,7 +73,7 @@ NONE="ok $N enomem 0 other 0"
 fset sites slab
 fset times -1
 start || fail "faultprog starts"
-fset aim-pid "$PID"
+must aim-pid "$PID"
 fset armed 1 || fail "fault: arming aimed at pid $PID"
 go
 check_eq "fault: aim-pid: the aimed program gets ENOMEM from every open()" \
@@ -86,7 +86,7 @@ check_eq "fault: log: every record is the program's" \
 sleep 60 &
 other=$!
 start || fail "faultprog starts"
-fset aim-pid "$other"
+must aim-pid "$other"
 fset armed 1
 go
 check_eq "fault: aimed at another pid, the program succeeds" \
@@ -99,7 +99,7 @@ wait "$other" 2> /dev/null
 
 for children in N Y; do
 	start fork || fail "faultprog starts with a child"
-	fset aim-pid "$PID"
+	must aim-pid "$PID"
 	fset aim-children $children
 	fset armed 1
 	go
@@ -115,12 +115,12 @@ fset aim-children N
 
 # -- comm ------------------------------------------------------------------------
 
-fset aim-comm faultprog
+must aim-comm faultprog
 start || fail "faultprog starts"
 fset armed 1
 go
 check_eq "fault: aim-comm faultprog: the program fails" "$(result "$PID")" "$ALL"
-fset aim-comm faultprog_not
+must aim-comm faultprog_not
 start || fail "faultprog starts"
 fset armed 1
 go
@@ -135,7 +135,7 @@ if ! awk '$2 == "'$CG'" && $3 == "cgroup2" { f = 1 } END { exit !f }' /proc/moun
 fi
 if mkdir "$CG/mi-fault" 2> /dev/null || [ -d "$CG/mi-fault" ]; then
 	cg_made=1
-	fset aim-cgroup /mi-fault
+	must aim-cgroup /mi-fault
 	for inside in yes no; do
 		start || fail "faultprog starts"
 		[ $inside = yes ] && echo "$PID" > "$CG/mi-fault/cgroup.procs"

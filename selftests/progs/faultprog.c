@@ -10,11 +10,11 @@
  *     fd; getname() allocates, so an injected failure is ENOMEM), waits for
  *     a second SIGUSR1 and prints "P ok K enomem E other O".
  *   faultprog storm SECONDS
- *     Prints "pid P", then for SECONDS forks children that each call
- *     pipe() and open() and exit, and reaps them.  Prints "forks F
- *     fork_errors E child_errors C" at the end.  Nothing here touches new
- *     memory after the start (mlockall), so that an injected failure
- *     shows as a syscall error rather than a page fault.
+ *     Prints "pid P", waits for SIGUSR1, then for SECONDS forks children
+ *     that each call pipe() and open() and exit, and reaps them.  Prints "forks F
+ *     fork_errors E child_errors C" at the end.  Its stack is grown and
+ *     everything locked in memory first (mlockall), so that an injected
+ *     failure shows as a syscall error rather than in a page fault.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -68,14 +68,25 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static int do_storm(double seconds)
+/* Fault in the stack below us, so that the storm's calls find it there. */
+static __attribute__((noinline)) void grow_stack(void)
+{
+	volatile char pad[256 * 1024];
+
+	memset((char *)pad, 1, sizeof(pad));
+}
+
+static int do_storm(double seconds, const sigset_t *set)
 {
 	long forks = 0, fork_errors = 0, child_errors = 0;
-	double end = now() + seconds;
+	double end;
 	int status;
 	pid_t pid;
 
+	grow_stack();
 	mlockall(MCL_CURRENT);
+	wait_usr1(set);
+	end = now() + seconds;
 	while (now() < end) {
 		pid = fork();
 		if (pid < 0) {
@@ -113,18 +124,18 @@ int main(int argc, char **argv)
 	pid_t child = 0;
 	int ret;
 
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &set, NULL);
 	if (argc >= 3 && !strcmp(argv[1], "storm")) {
 		printf("pid %d\n", getpid());
 		fflush(stdout);
-		return do_storm(atof(argv[2]));
+		return do_storm(atof(argv[2]), &set);
 	}
 	if (argc < 3 || strcmp(argv[1], "open")) {
 		fprintf(stderr, "usage: faultprog open N [fork] | storm SECONDS\n");
 		return 2;
 	}
-	sigemptyset(&set);
-	sigaddset(&set, SIGUSR1);
-	sigprocmask(SIG_BLOCK, &set, NULL);
 	printf("pid %d\n", getpid());
 	if (argc > 3 && !strcmp(argv[3], "fork")) {
 		fflush(stdout);

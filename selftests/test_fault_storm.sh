@@ -1,0 +1,134 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# fault/: a storm.  Probability 100, no limit on times, slab and pages,
+# aimed at a forking workload (progs/faultprog storm) and its children for
+# STORM_SECS (30) seconds: the VM survives (the runner checks the console
+# and taint), the workload sees errors, the rest of the system keeps
+# working meanwhile (an unaimed loop of file and process work), and once
+# disarmed the workload runs without an error.
+#
+# ignore-gfp-highmem is Y, as fail_page_alloc's default: user pages
+# (GFP_HIGHUSER) failing in a page fault are not an error the workload can
+# see, the fault path retries them (or, on 5.10, calls the OOM killer); the
+# workload's oom_score_adj is 1000 so that it is the one an OOM kill picks.
+#
+# The kernel answers some injected failures with a stack dump of its own:
+# warn_alloc() ("vmalloc: allocation failure", fork's vmap stack) and, on
+# 5.10, the OOM killer's report.  Those are the expected reaction to
+# ENOMEM, but carry "Call Trace:", which the runner counts as a splat; so
+# during the storm the console shows only KERN_ERR and worse (dmesg -n 4),
+# and this test itself checks the kernel log of the storm for every splat
+# pattern but the stack dump of those two reports.
+. "${ST_DIR:-$(dirname "$0")}/lib.sh"
+. "$ST_DIR/lib_fault.sh"
+
+STORM_SECS=${STORM_SECS:-30}
+PROG=$ST_DIR/progs/faultprog
+
+T=$(mi_tmpdir fstorm) || exit 1
+cleanup()
+{
+	fault_defaults 2> /dev/null
+	[ -z "${loglevel:-}" ] || dmesg -n "$loglevel"
+	[ -z "${spid:-}" ] || kill "$spid" 2> /dev/null
+	mi_restore
+	rm -rf "$T"
+}
+trap cleanup EXIT
+trap 'exit 143' TERM INT
+
+require_file "$MI_FAULT/settings"
+fault_defaults
+
+loglevel=$(awk '{ print $1 }' /proc/sys/kernel/printk)
+dmesg > "$T/dmesg.before"
+dmesg -n 4
+
+# it starts and waits; the test aims at it, arms, and lets it go
+rm -f "$T/storm"
+"$PROG" storm "$STORM_SECS" > "$T/storm" 2>&1 &
+spid=$!
+echo 1000 > "/proc/$spid/oom_score_adj"
+fset sites slab,pages
+fset times -1
+fset verbose 0
+fset ignore-gfp-highmem Y
+must aim-pid "$spid"
+fset aim-children Y
+if ! fset armed 1; then
+	fail "fault: storm: arming"
+	exit 0
+fi
+kill -USR1 "$spid"
+
+# the rest of the system, meanwhile: file and process work, unaimed
+end=$(($(date +%s) + STORM_SECS))
+rounds=0 errors=0
+while [ "$(date +%s)" -lt "$end" ]; do
+	if ! { echo "round $rounds" > "$T/side" && cat "$T/side" > /dev/null &&
+		cat /proc/meminfo > /dev/null && /bin/true; }; then
+		errors=$((errors + 1))
+	fi
+	rounds=$((rounds + 1))
+	sleep 0.2
+done
+failed=$(($(fstat slab failed) + $(fstat pages failed)))
+fset armed 0
+cp "$MI_FAULT/log" "$T/log"
+diag "storm: last failure: $(tail -n 1 "$T/log")"
+wait "$spid"
+spid_was=$spid
+spid=
+# shellcheck disable=SC2046
+set -- $(awk '$1 == "forks"' "$T/storm")
+forks=${2:-0} ferr=${4:-0} cerr=${6:-0}
+dmesg -n "$loglevel"
+# the kernel log of the storm: lines not in the log before it
+dmesg | awk 'NR == FNR { seen[$0] = 1; next } !($0 in seen)' \
+	"$T/dmesg.before" - > "$T/dmesg.storm"
+pat='BUG:|WARNING:|Oops|general protection fault|Kernel panic|list_(add|del) corruption'
+pat="$pat|refcount_t:|soft lockup|rcu.*stall|blocked for more than|[Rr]edzone"
+pat="$pat|[Pp]oison overwritten|UBSAN:|KASAN:|kmemleak:.*new suspected"
+pat="$pat|possible circular locking|inconsistent lock state|sleeping function called"
+if grep -Eq "$pat" "$T/dmesg.storm"; then
+	fail "fault: storm: no kernel splat during the storm"
+	grep -E "$pat" "$T/dmesg.storm" | head -5 | sed 's/^/# /'
+else
+	ok "fault: storm: no kernel splat during the storm" \
+		"($(grep -c 'allocation failure' "$T/dmesg.storm") warn_alloc reports," \
+		"$(grep -c 'invoked oom-killer' "$T/dmesg.storm") OOM kills)"
+fi
+diag "storm: $forks forks, $ferr fork errors, $cerr child errors," \
+	"$failed failures injected; side work: $rounds rounds, $errors errors"
+if [ $((ferr + cerr)) -gt 0 ] && [ "$failed" -gt 0 ]; then
+	ok "fault: storm: the workload saw errors ($ferr fork, $cerr child)"
+elif [ "$failed" -gt 0 ] && grep -q "Killed process $spid_was" "$T/dmesg.storm"; then
+	ok "fault: storm: the workload was OOM-killed (an error it saw)"
+else
+	fail "fault: storm: the workload saw errors"
+	awk 'NR > 1' "$T/log" | tail -4 | sed 's/^/# log: /'
+	sed 's/^/# storm: /' "$T/storm"
+fi
+check_eq "fault: storm: unaimed work kept running without an error" \
+	"$errors" 0
+if [ "$rounds" -gt 0 ]; then
+	ok "fault: storm: unaimed work made progress ($rounds rounds)"
+else
+	fail "fault: storm: unaimed work made progress"
+fi
+
+# disarmed: the same workload, briefly, sees no error
+"$PROG" storm 1 > "$T/after" 2>&1 &
+sleep 0.3
+kill -USR1 $!
+wait $!
+# shellcheck disable=SC2046
+set -- $(awk '$1 == "forks"' "$T/after")
+if [ "${2:-0}" -gt 0 ] && [ "${4:-1}" = 0 ] && [ "${6:-1}" = 0 ]; then
+	ok "fault: storm: disarmed, the workload runs clean (${2} forks)"
+else
+	fail "fault: storm: disarmed, the workload runs clean"
+	diag "after: $(cat "$T/after")"
+fi
+fault_defaults
+exit 0
