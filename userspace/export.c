@@ -82,6 +82,12 @@ static const struct prom_rule prom_rules[] = {
 		     "align=align_bytes" },
 	{ .file = "mm", .left_out = "the reading process's own memory (meminspect mm PID, top)" },
 	{ .file = "vmas", .left_out = "the reading process's own mappings (meminspect vmas PID)" },
+	/*
+	 * fault/stats (docs/fault.md): meminspect_fault_checked_total{site="slab"},
+	 * ..., and meminspect_fault_attached; the counts restart at each arming.
+	 */
+	{ .file = "fault/stats", .metric = "fault", .labels = "site",
+	  .counters = "checked matched failed nofail" },
 	{ .labels = DEFAULT_LABELS, .per_pid = "pid" },
 };
 

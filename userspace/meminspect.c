@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* meminspect: read the meminspect module's debugfs tables. Commands are data. */
 #include "export.h"
+#include "fault.h"
 #include "output.h"
 #include "parse.h"
 
@@ -61,6 +62,7 @@ enum {
 	CMD_SLAB = 4,		/* --sort, --top, --aliases */
 	CMD_PID = 8,		/* one optional PID argument */
 	CMD_SORT = 16,		/* --sort rss|pss|uss|swap */
+	CMD_OWN_ARGS = 64,	/* parses the rest of the line itself (fault) */
 };
 
 struct command {
@@ -649,6 +651,29 @@ static int cmd_capabilities(struct ctx *c)
 	return show_one(c, "capabilities");
 }
 
+/*
+ * capabilities rows of kind file that name a directory (docs/fault.md): the
+ * tables in it that report shows and export exports, under the row's name.
+ */
+static const struct dir_row {
+	const char *name;
+	const char *report[4];	/* NULL-terminated */
+	const char *export[2];
+} dir_rows[] = {
+	{ "fault", { "fault/settings", "fault/stats", "fault/log" }, { "fault/stats" } },
+};
+
+/* The tables behind a file row: the file itself, or a directory's tables. */
+static const char *const *row_files(const char *name, bool export, const char *one[2])
+{
+	for (size_t i = 0; i < sizeof(dir_rows) / sizeof(dir_rows[0]); i++)
+		if (!strcmp(dir_rows[i].name, name))
+			return export ? dir_rows[i].export : dir_rows[i].report;
+	one[0] = name;
+	one[1] = NULL;
+	return one;
+}
+
 /* Every kind=file row of capabilities; a broken file is reported and skipped. */
 static int cmd_report(struct ctx *c)
 {
@@ -662,30 +687,43 @@ static int cmd_report(struct ctx *c)
 	if (c->json)
 		json_begin_object(&j);
 	for (size_t r = 0; r < mi_nrecords(caps); r++) {
-		const char *file = mi_get(caps, r, "name");
+		const char *name = mi_get(caps, r, "name"), *one[2];
+		const char *const *files = row_files(name, false, one);
+		bool dir = files != one;
 
 		if (!is_file_row(caps, r))
 			continue;
 		if (strcmp(mi_get(caps, r, "available"), "yes")) {
 			if (!c->json)
-				printf("== %s == (not available: %s)\n\n", file, mi_get(caps, r, "detail"));
+				printf("== %s == (not available: %s)\n\n", name, mi_get(caps, r, "detail"));
 			continue;
 		}
-		st = load_checked(c, file, &t);
-		if (st) {
-			worst = worst ? worst : st;
-			continue;
+		/* a directory: {"fault": {"settings": [...], "stats": [...], ...}} */
+		if (c->json && dir) {
+			json_key(&j, name);
+			json_begin_object(&j);
 		}
-		if (c->json) {
-			json_key(&j, file);
-			print_json(&j, t, file);
-		} else {
-			printf("== %s ==\n", file);
-			st = print_table(c, t);
-			worst = worst ? worst : st;
-			putchar('\n');
+		for (const char *const *fp = files; *fp; fp++) {
+			const char *file = *fp;
+
+			st = load_checked(c, file, &t);
+			if (st) {
+				worst = worst ? worst : st;
+				continue;
+			}
+			if (c->json) {
+				json_key(&j, dir ? strrchr(file, '/') + 1 : file);
+				print_json(&j, t, file);
+			} else {
+				printf("== %s ==\n", file);
+				st = print_table(c, t);
+				worst = worst ? worst : st;
+				putchar('\n');
+			}
+			mi_table_free(t);
 		}
-		mi_table_free(t);
+		if (c->json && dir)
+			json_end_object(&j);
 	}
 	if (c->json) {
 		json_end_object(&j);
@@ -1015,32 +1053,36 @@ static int export_to(struct ctx *c, FILE *f)
 		goto out;
 	}
 	for (size_t r = 0; r < mi_nrecords(caps); r++) {
-		const char *file = mi_get(caps, r, "name");
+		const char *name = mi_get(caps, r, "name"), *one[2];
 		int err;
 
 		if (!is_file_row(caps, r) || strcmp(mi_get(caps, r, "available"), "yes"))
 			continue;
-		files[nfiles] = file;
-		ok[nfiles] = "0";
-		t = caps;
-		if (strcmp(file, "capabilities")) {
-			st = load_checked(c, file, &t);
-			if (st) {
-				worst = worst ? worst : st;
-				nfiles++;
-				continue;
+		files[nfiles] = name;
+		ok[nfiles] = "1";
+		/* a directory row is ok when all its exported tables are */
+		for (const char *const *fp = row_files(name, true, one); *fp; fp++) {
+			const char *file = *fp;
+
+			t = caps;
+			if (strcmp(file, "capabilities")) {
+				st = load_checked(c, file, &t);
+				if (st) {
+					worst = worst ? worst : st;
+					ok[nfiles] = "0";
+					continue;
+				}
 			}
+			err = prom_export_table(&o, file, t);
+			if (err) {
+				if (err == -ENOMEM)
+					fprintf(stderr, "meminspect: out of memory\n");
+				worst = worst ? worst : ST_FORMAT;
+				ok[nfiles] = "0";
+			}
+			if (t != caps)
+				mi_table_free(t);
 		}
-		err = prom_export_table(&o, file, t);
-		if (err) {
-			if (err == -ENOMEM)
-				fprintf(stderr, "meminspect: out of memory\n");
-			worst = worst ? worst : ST_FORMAT;
-		} else {
-			ok[nfiles] = "1";
-		}
-		if (t != caps)
-			mi_table_free(t);
 		nfiles++;
 	}
 	prom_family(&o, "meminspect_file_ok", "gauge",
@@ -1584,6 +1626,7 @@ static const struct command commands[] = {
 	  "processes that exit meanwhile are left out (a note counts them).\n"
 	  "--json prints an array of objects: [{\"pid\": 1, \"rss_kb\": ..., \"comm\": \"init\"}, ...].\n"
 	  "--watch SECONDS repeats it every SECONDS, as for summary.\n" },
+	{ "fault", NULL, CMD_OWN_ARGS, fault_brief, NULL },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -1870,6 +1913,24 @@ static int finish(int st)
 	return st;
 }
 
+static int load_for_fault(const void *c, const char *file, struct mi_table **t)
+{
+	return load(c, file, t);
+}
+
+/* fault: its own subcommands and options (userspace/fault.c) */
+static int own_args(const struct ctx *c, int argc, char **argv)
+{
+	const struct fault_env env = {
+		.dir = c->dir, .json = c->json, .out = &c->out, .load = load_for_fault, .ctx = c,
+	};
+	char mod[64];
+
+	if (module_version(c, mod, sizeof(mod)) && strcmp(mod, MI_VERSION))
+		warn_version(mod);
+	return fault_main(&env, argc, argv);
+}
+
 int main(int argc, char **argv)
 {
 	struct ctx c = { .sysfs = "/sys" };
@@ -1895,6 +1956,8 @@ int main(int argc, char **argv)
 			cmd = &commands[i];
 	if (!cmd)
 		return bad_usage("unknown command '%s'", argv[first]);
+	if (cmd->flags & CMD_OWN_ARGS)
+		return finish(own_args(&c, argc - first, argv + first));
 	st = parse_options(&c, argc - first, argv + first, cmd);
 	if (st != OPT_DONE)
 		return finish(st == OPT_EXIT_OK ? ST_OK : st);

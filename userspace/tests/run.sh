@@ -695,5 +695,9 @@ run "$M" --dir "$tmp/badmm" zones
 is "zones value not an integer: exit 1" 1 "$rc"
 has "zones value not an integer: message" "zones:2: value is not an integer '12k'" "$err"
 
+# ---- fault (its own file: a fake module and a fake kernel) ----
+
+. "$here/fault.sh"
+
 echo "1..$n"
 [ "$failed" -eq 0 ]

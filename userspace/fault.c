@@ -1,0 +1,1192 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * meminspect fault: status, arm, disarm, set, run and sweep over the
+ * module's fault/ knobs (docs/fault.md). The settings, stats and log tables
+ * go through the one parser; everything printed goes through output.c.
+ *
+ * run and sweep change knobs only while they need them and put every knob
+ * they wrote back afterwards; they never leave the injector armed when they
+ * end, whether the command ends, fails to start, or the reader gets SIGINT,
+ * SIGTERM, SIGHUP or SIGQUIT (the handler disarms with open/write/close,
+ * which are async-signal-safe). Only SIGKILL can leave it armed, aimed at
+ * the command, which then dies too (PR_SET_PDEATHSIG).
+ */
+#include "fault.h"
+#include "output.h"
+#include "parse.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <regex.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* Same numbers as meminspect.c's ST_* */
+enum { FST_OK = 0, FST_FORMAT = 1, FST_USAGE = 2, FST_NO_MODULE = 4, FST_PERM = 5 };
+
+/* docs/fault.md's knob table, in its order (also the order run writes them in) */
+static const char *const knobs[] = {
+	"sites", "probability", "interval", "times", "space", "verbose",
+	"ignore-gfp-wait", "ignore-gfp-highmem", "min-order", "max-order", "nth",
+	"aim-pid", "aim-children", "aim-comm", "aim-cgroup", "aim-cache", "aim-size",
+	"aim-module", "aim-depth", "armed",
+};
+
+#define NKNOBS (sizeof(knobs) / sizeof(knobs[0]))
+#define KNOB_SITES 0
+#define KNOB_NTH 10
+#define KNOB_PID 11
+#define KNOB_CHILDREN 12
+#define KNOB_ARMED (NKNOBS - 1)
+
+static const char *const settings_fields[] = { "key", "value", NULL };
+static const char *const stats_fields[] = {
+	"site", "attached", "checked", "matched", "failed", "nofail", NULL };
+static const char *const log_fields[] = {
+	"seq", "site", "pid", "comm", "size", "order", "gfp", "caller", NULL };
+
+/*
+ * scripts/splat-patterns, line for line (userspace/tests/fault.sh checks
+ * that they agree): a kernel log line matching one of them is a splat.
+ */
+static const char *const splat_patterns[] = {
+	"BUG:",
+	"WARNING:",
+	"Oops",
+	"general protection fault",
+	"kernel BUG at",
+	"Kernel panic",
+	"list_add corruption",
+	"list_del corruption",
+	"refcount_t:",
+	"soft lockup",
+	"rcu.*stall",
+	"blocked for more than",
+	"[Rr]edzone",
+	"[Pp]oison overwritten",
+	"Objects remaining",
+	"UBSAN:",
+	"KASAN:",
+	"kmemleak:.*new suspected",
+	"possible circular locking",
+	"inconsistent lock state",
+	"sleeping function called from invalid context",
+	"Call Trace:",
+};
+
+#define NPATTERNS (sizeof(splat_patterns) / sizeof(splat_patterns[0]))
+
+/* Taint bits that loading an out-of-tree module sets: O, E, N (as scripts/vm-run). */
+#define TAINT_EXPECTED (4096ul | 8192ul | 262144ul)
+
+/* At most this many splat lines kept per run. */
+#define SPLAT_KEEP 4
+
+struct run_result {
+	unsigned long nth;
+	int status;		/* exit status, 128 + signal if killed */
+	long long failed, matched;
+	unsigned int nsplat;
+	char *splat[SPLAT_KEEP];
+	unsigned long new_taint;
+	char *caller;		/* NULL: none in the log */
+};
+
+struct fault {
+	const struct fault_env *env;
+	const char *sub;		/* the subcommand */
+	bool json;
+	const char *val[NKNOBS];	/* from the options; NULL: leave alone */
+	const char *opt[NKNOBS];	/* the option that set it, for messages */
+	bool pid_given;
+	unsigned long max_runs;
+	bool command_output;
+	char **cmd;
+	/* what run/sweep changed, to put back */
+	char *saved[NKNOBS];
+	bool changed[NKNOBS];
+	char path[PATH_MAX];		/* dir/fault */
+};
+
+/* ---- signals: never leave the injector armed ---- */
+
+static char armed_path[PATH_MAX + 16];
+static volatile sig_atomic_t got_signal;
+static volatile pid_t child;
+static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+#define NSTOP (sizeof(stop_signals) / sizeof(stop_signals[0]))
+
+static void on_stop_signal(int sig)
+{
+	int saved = errno, fd = open(armed_path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+
+	if (fd >= 0) {
+		ssize_t r = write(fd, "0\n", 2);
+
+		(void)r;
+		close(fd);
+	}
+	if (child > 0)
+		kill(child, sig);
+	got_signal = sig;
+	errno = saved;
+}
+
+static void catch_stop_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_stop_signal };
+
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < NSTOP; i++)
+		sigaddset(&sa.sa_mask, stop_signals[i]);
+	for (size_t i = 0; i < NSTOP; i++)
+		sigaction(stop_signals[i], &sa, NULL);
+}
+
+static void block_stop_signals(bool block, sigset_t *old)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	for (size_t i = 0; i < NSTOP; i++)
+		sigaddset(&set, stop_signals[i]);
+	sigprocmask(block ? SIG_BLOCK : SIG_SETMASK, block ? &set : old, block ? old : NULL);
+}
+
+/* After cleaning up: die of the signal that stopped us, as a shell expects. */
+static void reraise(void)
+{
+	int sig = got_signal;
+
+	if (!sig)
+		return;
+	signal(sig, SIG_DFL);
+	fflush(stdout);
+	raise(sig);
+}
+
+/* ---- knob files ---- */
+
+static int knob_index(const char *name)
+{
+	for (size_t i = 0; i < NKNOBS; i++)
+		if (!strcmp(knobs[i], name))
+			return (int)i;
+	return -1;
+}
+
+/* One write of "value\n", as `echo value > knob` does. 0 or -errno. */
+static int write_knob(const struct fault *f, const char *knob, const char *value)
+{
+	char path[PATH_MAX + 32];
+	size_t len = strlen(value);
+	char *buf = malloc(len + 2);
+	ssize_t n;
+	int fd, err = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	memcpy(buf, value, len);
+	buf[len] = '\n';
+	snprintf(path, sizeof(path), "%s/%s", f->path, knob);
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd < 0) {
+		free(buf);
+		return -errno;
+	}
+	n = write(fd, buf, len + 1);
+	if (n < 0)
+		err = -errno;
+	else if ((size_t)n != len + 1)
+		err = -EIO;
+	if (close(fd) && !err)
+		err = -errno;
+	free(buf);
+	return err;
+}
+
+/* The message and exit status for a failed knob write. */
+static int knob_error(const struct fault *f, const char *knob, const char *value, int err,
+		      const char *opt)
+{
+	const char *hint = "";
+	int st = FST_REFUSED;
+
+	if (err == -EACCES || err == -EPERM) {
+		hint = geteuid() ? " (run meminspect as root)" : "";
+		st = FST_PERM;
+	} else if (err == -ENOENT) {
+		hint = " (the loaded module has no such knob)";
+		st = FST_FORMAT;
+	} else if (err == -EBUSY) {
+		hint = strcmp(knob, "armed") ? " (the injector is armed: meminspect fault disarm)"
+			: " (already armed)";
+	} else if (err == -EOPNOTSUPP) {
+		hint = " (injection does not take effect on this kernel: see dmesg)";
+	} else if (err == -EINVAL && !strcmp(knob, "armed")) {
+		hint = " (no site enabled: meminspect fault set sites slab)";
+	}
+	if (opt)
+		fprintf(stderr, "meminspect: fault %s: %s %s (%s): %s%s\n", f->sub, opt, value,
+			knob, strerror(-err), hint);
+	else if (!strcmp(f->sub, "set"))
+		fprintf(stderr, "meminspect: fault set %s %s: %s%s\n", knob, value,
+			strerror(-err), hint);
+	else
+		fprintf(stderr, "meminspect: fault %s: writing %s to %s: %s%s\n", f->sub, value,
+			knob, strerror(-err), hint);
+	return st;
+}
+
+/* Load fault/FILE with the module's diagnostics and require its fields. */
+static int load_fault(const struct fault *f, const char *file, const char *const *fields,
+		      struct mi_table **t)
+{
+	char rel[64];
+	struct mi_error e;
+	int st;
+
+	snprintf(rel, sizeof(rel), "fault/%s", file);
+	st = f->env->load(f->env->ctx, rel, t);
+	if (st)
+		return st;
+	if (!mi_require_fields(*t, &e, fields)) {
+		fprintf(stderr, "meminspect: %s\n", e.msg);
+		mi_table_free(*t);
+		*t = NULL;
+		return FST_FORMAT;
+	}
+	return FST_OK;
+}
+
+/* The module is there but has no fault/: say so rather than "no such file". */
+static int check_fault_dir(const struct fault *f)
+{
+	struct stat st;
+
+	if (stat(f->env->dir, &st) == 0 && stat(f->path, &st) != 0 && errno == ENOENT) {
+		fprintf(stderr, "meminspect: %s does not exist: this meminspect module has no fault injection (see meminspect capabilities)\n",
+			f->path);
+		return FST_NO_MODULE;
+	}
+	return FST_OK;
+}
+
+/* A settings value as the knob file takes it back ('-' is the empty string). */
+static const char *knob_text(const char *v)
+{
+	return mi_is_none(v) ? "" : v;
+}
+
+/* ---- output ---- */
+
+/* Text in the line format, written to the memstream m (of *text, *len), as a table. */
+static int print_parsed(const struct fault *f, FILE *m, char **text, size_t *len,
+			const char *name)
+{
+	struct mi_error e;
+	struct mi_table *t;
+	int st = FST_OK;
+
+	if (fclose(m)) {
+		free(*text);
+		fprintf(stderr, "meminspect: out of memory\n");
+		return FST_FORMAT;
+	}
+	t = mi_table_parse(*text, *len, name, &e);
+	free(*text);
+	if (!t) {
+		fprintf(stderr, "meminspect: %s\n", e.msg);
+		return FST_FORMAT;
+	}
+	if (out_table(stdout, t, f->env->out)) {
+		fprintf(stderr, "meminspect: out of memory\n");
+		st = FST_FORMAT;
+	}
+	mi_table_free(t);
+	return st;
+}
+
+static int print_section(const struct fault *f, const char *title, const struct mi_table *t,
+			 bool first)
+{
+	printf("%s== %s ==\n", first ? "" : "\n", title);
+	if (out_table(stdout, t, f->env->out)) {
+		fprintf(stderr, "meminspect: out of memory\n");
+		return FST_FORMAT;
+	}
+	return FST_OK;
+}
+
+/* {"sites": "slab", "probability": 100, ...} */
+static void json_settings(struct json *j, const struct mi_table *t)
+{
+	json_begin_object(j);
+	for (size_t r = 0; r < mi_nrecords(t); r++) {
+		json_key(j, mi_get(t, r, "key"));
+		json_value(j, mi_get(t, r, "value"));
+	}
+	json_end_object(j);
+}
+
+static void json_notes_to_stderr(const struct mi_table *t, const char *file)
+{
+	for (size_t i = 0; i < mi_nnotes(t); i++)
+		fprintf(stderr, "meminspect: fault/%s: note: %s\n", file, mi_note(t, i));
+}
+
+/* ---- status, arm, disarm, set ---- */
+
+static int fault_status(struct fault *f)
+{
+	struct mi_table *set = NULL, *stats = NULL, *log = NULL;
+	struct json j;
+	int st;
+
+	st = load_fault(f, "settings", settings_fields, &set);
+	if (!st)
+		st = load_fault(f, "stats", stats_fields, &stats);
+	if (!st)
+		st = load_fault(f, "log", log_fields, &log);
+	if (st)
+		goto out;
+	if (f->json) {
+		json_init(&j, stdout);
+		json_begin_object(&j);
+		json_key(&j, "settings");
+		json_settings(&j, set);
+		json_key(&j, "stats");
+		json_records(&j, stats);
+		json_key(&j, "log");
+		json_records(&j, log);
+		json_end_object(&j);
+		json_finish(&j);
+		json_notes_to_stderr(set, "settings");
+		json_notes_to_stderr(stats, "stats");
+		json_notes_to_stderr(log, "log");
+	} else {
+		st = print_section(f, "settings", set, true);
+		if (!st)
+			st = print_section(f, "stats", stats, false);
+		if (!st)
+			st = print_section(f, "log", log, false);
+	}
+out:
+	mi_table_free(set);
+	mi_table_free(stats);
+	mi_table_free(log);
+	return st;
+}
+
+static int fault_arm(struct fault *f, bool arm)
+{
+	int err = write_knob(f, "armed", arm ? "1" : "0");
+
+	return err ? knob_error(f, "armed", arm ? "1" : "0", err, NULL) : FST_OK;
+}
+
+static int fault_set(struct fault *f, const char *knob, const char *value)
+{
+	int err;
+
+	if (knob_index(knob) < 0) {
+		fprintf(stderr, "meminspect: fault set: unknown knob '%s'; one of:", knob);
+		for (size_t i = 0; i < NKNOBS; i++)
+			fprintf(stderr, " %s", knobs[i]);
+		fputs("\nTry 'meminspect fault --help'.\n", stderr);
+		return FST_USAGE;
+	}
+	if (strchr(value, '\n')) {
+		fprintf(stderr, "meminspect: fault set %s: a value is one line\n", knob);
+		return FST_USAGE;
+	}
+	err = write_knob(f, knob, value);
+	return err ? knob_error(f, knob, value, err, NULL) : FST_OK;
+}
+
+/* ---- run and sweep ---- */
+
+/* Remember the settings, then write every knob the options name. */
+static int apply_options(struct fault *f)
+{
+	struct mi_table *set;
+	int st = load_fault(f, "settings", settings_fields, &set);
+
+	if (st)
+		return st;
+	for (size_t i = 0; i < NKNOBS; i++) {
+		long r = mi_find(set, "key", knobs[i]);
+
+		if (i == KNOB_ARMED)
+			continue;
+		if (r < 0) {
+			fprintf(stderr, "meminspect: fault/settings has no '%s'\n", knobs[i]);
+			st = FST_FORMAT;
+			break;
+		}
+		f->saved[i] = strdup(knob_text(mi_get(set, (size_t)r, "value")));
+		if (!f->saved[i]) {
+			fprintf(stderr, "meminspect: out of memory\n");
+			st = FST_FORMAT;
+			break;
+		}
+	}
+	if (!st && !strcmp(knob_text(mi_get(set, (size_t)mi_find(set, "key", "armed"), "value")),
+			   "1")) {
+		fprintf(stderr, "meminspect: fault %s: the injector is already armed (meminspect fault disarm first)\n",
+			f->sub);
+		st = FST_REFUSED;
+	}
+	/* nothing to attach: slab, as failcmd.sh defaults to failslab */
+	if (!st && !f->val[KNOB_SITES] && !strcmp(f->saved[KNOB_SITES], "none")) {
+		f->val[KNOB_SITES] = "slab";
+		f->opt[KNOB_SITES] = "--sites (default)";
+	}
+	mi_table_free(set);
+	for (size_t i = 0; !st && i < NKNOBS; i++) {
+		int err;
+
+		if (!f->val[i] || i == KNOB_PID || i == KNOB_ARMED)
+			continue;
+		err = write_knob(f, knobs[i], f->val[i]);
+		if (err)
+			st = knob_error(f, knobs[i], f->val[i], err, f->opt[i]);
+		else
+			f->changed[i] = true;
+	}
+	return st;
+}
+
+/* Put back what apply_options() and the runs changed (the injector is disarmed). */
+static int restore_options(struct fault *f)
+{
+	int st = FST_OK;
+
+	for (size_t i = NKNOBS; i-- > 0;) {
+		int err;
+
+		if (!f->changed[i])
+			continue;
+		err = write_knob(f, knobs[i], f->saved[i]);
+		if (err) {
+			fprintf(stderr, "meminspect: fault %s: warning: could not put %s back to '%s': %s\n",
+				f->sub, knobs[i], f->saved[i], strerror(-err));
+			st = FST_REFUSED;
+		}
+		f->changed[i] = false;
+	}
+	return st;
+}
+
+static void free_saved(struct fault *f)
+{
+	for (size_t i = 0; i < NKNOBS; i++) {
+		free(f->saved[i]);
+		f->saved[i] = NULL;
+	}
+}
+
+/*
+ * The child: waits for one byte on the pipe (EOF: the reader gave up), then
+ * execs the command. Its allocations before that byte are not aimed at.
+ */
+static void child_main(struct fault *f, int rfd, pid_t parent)
+{
+	char go;
+	ssize_t n;
+
+	for (size_t i = 0; i < NSTOP; i++)
+		signal(stop_signals[i], SIG_DFL);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(125);
+	if (!f->command_output && !strcmp(f->sub, "sweep")) {
+		int fd = open("/dev/null", O_WRONLY);
+
+		if (fd >= 0) {
+			dup2(fd, STDOUT_FILENO);
+			dup2(fd, STDERR_FILENO);
+			if (fd > STDERR_FILENO)
+				close(fd);
+		}
+	}
+	do
+		n = read(rfd, &go, 1);
+	while (n < 0 && errno == EINTR);
+	if (n != 1)
+		_exit(125);
+	close(rfd);
+	execvp(f->cmd[0], f->cmd);
+	fprintf(stderr, "meminspect: fault %s: cannot run '%s': %s\n", f->sub, f->cmd[0],
+		strerror(errno));
+	_exit(errno == ENOENT ? 127 : 126);
+}
+
+static int wait_status(pid_t pid)
+{
+	int ws;
+
+	while (waitpid(pid, &ws, 0) < 0)
+		if (errno != EINTR)
+			return 125;
+	if (WIFSIGNALED(ws))
+		return 128 + WTERMSIG(ws);
+	return WEXITSTATUS(ws);
+}
+
+/*
+ * One aimed run: fork the command stopped on a pipe, aim at it, arm,
+ * release it, wait, disarm. *status is the command's exit status. Returns
+ * the reader's status: non-zero if the command was not run.
+ */
+static int run_once(struct fault *f, int *status)
+{
+	pid_t parent = getpid(), pid;
+	sigset_t old;
+	char pidbuf[24];
+	int p[2], err, st = FST_OK;
+
+	if (pipe(p)) {
+		fprintf(stderr, "meminspect: pipe: %s\n", strerror(errno));
+		return FST_FORMAT;
+	}
+	fflush(stdout);
+	fflush(stderr);
+	block_stop_signals(true, &old);
+	pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "meminspect: fork: %s\n", strerror(errno));
+		block_stop_signals(false, &old);
+		close(p[0]);
+		close(p[1]);
+		return FST_FORMAT;
+	}
+	if (pid == 0) {
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		close(p[1]);
+		child_main(f, p[0], parent);
+	}
+	close(p[0]);
+	child = pid;
+	/* the aim, then arming, with the stop signals held: the handler disarms after */
+	snprintf(pidbuf, sizeof(pidbuf), "%d", (int)pid);
+	const char *aim = f->pid_given ? f->val[KNOB_PID] : pidbuf;
+
+	err = write_knob(f, "aim-pid", aim);
+	if (err) {
+		st = knob_error(f, "aim-pid", aim, err, f->pid_given ? "--pid" : NULL);
+	} else {
+		f->changed[KNOB_PID] = true;
+		err = write_knob(f, "armed", "1");
+		if (err)
+			st = knob_error(f, "armed", "1", err, NULL);
+	}
+	block_stop_signals(false, &old);
+	if (!st && !got_signal && write(p[1], "x", 1) != 1)
+		st = FST_FORMAT;
+	close(p[1]);		/* without the byte: EOF, the child exits 125 */
+	*status = wait_status(pid);
+	child = 0;
+	err = write_knob(f, "armed", "0");
+	if (err && !st)
+		st = knob_error(f, "armed", "0", err, NULL);
+	return st;
+}
+
+static long long sum_column(const struct mi_table *t, const char *field)
+{
+	long long sum = 0, v;
+
+	for (size_t r = 0; r < mi_nrecords(t); r++)
+		if (!mi_parse_s64(mi_get(t, r, field), &v))
+			sum += v;
+	return sum;
+}
+
+static void json_command(struct json *j, char **cmd)
+{
+	json_begin_array(j);
+	for (; *cmd; cmd++)
+		json_string(j, *cmd);
+	json_end_array(j);
+}
+
+static int fault_run(struct fault *f)
+{
+	struct mi_table *stats = NULL, *log = NULL;
+	int st, rst, status = 0;
+	char num[24];
+	struct json j;
+
+	st = apply_options(f);
+	if (!st)
+		st = run_once(f, &status);
+	rst = restore_options(f);
+	if (st) {
+		free_saved(f);
+		reraise();
+		return st;
+	}
+	st = load_fault(f, "stats", stats_fields, &stats);
+	if (!st)
+		st = load_fault(f, "log", log_fields, &log);
+	if (!st && f->json) {
+		json_init(&j, stdout);
+		json_begin_object(&j);
+		json_key(&j, "command");
+		json_command(&j, f->cmd);
+		json_key(&j, "exit_status");
+		snprintf(num, sizeof(num), "%d", status);
+		json_value(&j, num);
+		json_key(&j, "stats");
+		json_records(&j, stats);
+		json_key(&j, "log");
+		json_records(&j, log);
+		json_end_object(&j);
+		json_finish(&j);
+	} else if (!st) {
+		st = print_section(f, "stats", stats, true);
+		if (!st)
+			st = print_section(f, "log", log, false);
+		printf("# %s exited with status %d\n", f->cmd[0], status);
+	}
+	mi_table_free(stats);
+	mi_table_free(log);
+	free_saved(f);
+	reraise();
+	if (st)
+		return st;
+	return rst ? rst : status;
+}
+
+/* ---- the kernel log and taint, for sweep ---- */
+
+struct klog {
+	int fd;			/* /dev/kmsg, non-blocking; -1: unavailable */
+	regex_t re[NPATTERNS];
+	char buf[8192];
+	unsigned long tainted;
+	char tainted_path[PATH_MAX];
+};
+
+static bool read_tainted(struct klog *k, unsigned long *v)
+{
+	FILE *fp = fopen(k->tainted_path, "r");
+	bool ok;
+
+	if (!fp)
+		return false;
+	ok = fscanf(fp, "%lu", v) == 1;
+	fclose(fp);
+	return ok;
+}
+
+static int klog_open(struct klog *k)
+{
+	const char *kmsg = getenv("MEMINSPECT_KMSG"), *proc = getenv("MEMINSPECT_PROC");
+
+	for (size_t i = 0; i < NPATTERNS; i++) {
+		if (regcomp(&k->re[i], splat_patterns[i], REG_EXTENDED | REG_NOSUB)) {
+			fprintf(stderr, "meminspect: bad splat pattern '%s'\n", splat_patterns[i]);
+			while (i--)
+				regfree(&k->re[i]);
+			return FST_FORMAT;
+		}
+	}
+	snprintf(k->tainted_path, sizeof(k->tainted_path), "%s/sys/kernel/tainted",
+		 proc && *proc ? proc : "/proc");
+	kmsg = kmsg && *kmsg ? kmsg : "/dev/kmsg";
+	k->fd = open(kmsg, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (k->fd < 0 || lseek(k->fd, 0, SEEK_END) < 0) {
+		fprintf(stderr, "meminspect: fault sweep: warning: cannot read the kernel log %s (%s): only taint is checked\n",
+			kmsg, strerror(errno));
+		if (k->fd >= 0)
+			close(k->fd);
+		k->fd = -1;
+	}
+	if (!read_tainted(k, &k->tainted)) {
+		fprintf(stderr, "meminspect: fault sweep: warning: cannot read %s: taint is not checked\n",
+			k->tainted_path);
+		k->tainted = ULONG_MAX;
+	}
+	return FST_OK;
+}
+
+static void klog_close(struct klog *k)
+{
+	for (size_t i = 0; i < NPATTERNS; i++)
+		regfree(&k->re[i]);
+	if (k->fd >= 0)
+		close(k->fd);
+}
+
+/* One log line (a /dev/kmsg record's text after "prio,seq,ts,flags;"). */
+static void klog_line(struct klog *k, char *line, struct run_result *res)
+{
+	char *semi = strchr(line, ';'), *p;
+
+	if (*line == ' ')	/* a record's KEY=value continuation */
+		return;
+	if (semi && strspn(line, "0123456789,-abcdefghijklmnopqrstuvwxyzACDNP=") ==
+	    (size_t)(semi - line))
+		line = semi + 1;
+	for (size_t i = 0; i < NPATTERNS; i++) {
+		if (regexec(&k->re[i], line, 0, NULL, 0))
+			continue;
+		if (res->nsplat < SPLAT_KEEP) {
+			/* a note is one line of printable text */
+			for (p = line; *p; p++)
+				if ((unsigned char)*p < ' ' || *p == 0x7f)
+					*p = '?';
+			res->splat[res->nsplat] = strdup(line);
+		}
+		res->nsplat++;
+		return;
+	}
+}
+
+/* Everything logged since the last call; res NULL: just skip it. */
+static void klog_read(struct klog *k, struct run_result *res)
+{
+	size_t have = 0;
+
+	if (k->fd < 0)
+		return;
+	for (;;) {
+		ssize_t n = read(k->fd, k->buf + have, sizeof(k->buf) - 1 - have);
+		char *line, *nl;
+
+		if (n < 0 && (errno == EINTR || errno == EPIPE))
+			continue;	/* EPIPE: records overwritten meanwhile */
+		if (n <= 0)
+			break;
+		have += (size_t)n;
+		k->buf[have] = '\0';
+		line = k->buf;
+		while ((nl = strchr(line, '\n'))) {
+			*nl = '\0';
+			if (res)
+				klog_line(k, line, res);
+			line = nl + 1;
+		}
+		/* a record is one read on /dev/kmsg; a plain file may cut a line */
+		have = strlen(line);
+		memmove(k->buf, line, have);
+		if (have == sizeof(k->buf) - 1)
+			have = 0;
+	}
+}
+
+static void free_result(struct run_result *r)
+{
+	for (unsigned int i = 0; i < r->nsplat && i < SPLAT_KEEP; i++)
+		free(r->splat[i]);
+	free(r->caller);
+}
+
+/* The caller of the last injected failure, from the log. */
+static char *last_caller(const struct mi_table *log)
+{
+	size_t n = mi_nrecords(log);
+
+	return n ? strdup(mi_get(log, n - 1, "caller")) : NULL;
+}
+
+static int sweep_print(struct fault *f, struct run_result *res, size_t nres, bool complete,
+		       bool splat)
+{
+	char *text = NULL, num[24];
+	size_t len = 0;
+	struct json j;
+	FILE *m;
+
+	if (f->json) {
+		json_init(&j, stdout);
+		json_begin_object(&j);
+		json_key(&j, "command");
+		json_command(&j, f->cmd);
+		json_key(&j, "runs");
+		json_begin_array(&j);
+		for (size_t i = 0; i < nres; i++) {
+			struct run_result *r = &res[i];
+
+			json_begin_object(&j);
+#define JNUM(key, fmt, v) do { json_key(&j, key); snprintf(num, sizeof(num), fmt, v); \
+			       json_value(&j, num); } while (0)
+			JNUM("nth", "%lu", r->nth);
+			JNUM("exit_status", "%d", r->status);
+			JNUM("failed", "%lld", r->failed);
+			JNUM("matched", "%lld", r->matched);
+			JNUM("splats", "%u", r->nsplat);
+			json_key(&j, "splat_lines");
+			json_begin_array(&j);
+			for (unsigned int s = 0; s < r->nsplat && s < SPLAT_KEEP; s++)
+				json_string(&j, r->splat[s]);
+			json_end_array(&j);
+			JNUM("new_taint", "%lu", r->new_taint);
+			json_key(&j, "caller");
+			if (r->caller)
+				json_string(&j, r->caller);
+			else
+				json_null(&j);
+			json_end_object(&j);
+		}
+		json_end_array(&j);
+		json_key(&j, "complete");
+		json_value(&j, complete ? "1" : "0");
+		JNUM("failure_points", "%zu", complete ? nres - 1 : nres);
+		json_key(&j, "clean");
+		json_value(&j, splat ? "0" : "1");
+#undef JNUM
+		json_end_object(&j);
+		json_finish(&j);
+		return FST_OK;
+	}
+	m = open_memstream(&text, &len);
+	if (!m) {
+		fprintf(stderr, "meminspect: out of memory\n");
+		return FST_FORMAT;
+	}
+	fputs("nth exit failed matched splats new_taint caller\n", m);
+	for (size_t i = 0; i < nres; i++)
+		fprintf(m, "%lu %d %lld %lld %u %lu %s\n", res[i].nth, res[i].status,
+			res[i].failed, res[i].matched, res[i].nsplat, res[i].new_taint,
+			res[i].caller && *res[i].caller ? res[i].caller : "-");
+	for (size_t i = 0; i < nres; i++)
+		for (unsigned int s = 0; s < res[i].nsplat && s < SPLAT_KEEP; s++)
+			fprintf(m, "# nth %lu: %s\n", res[i].nth, res[i].splat[s]);
+	if (complete)
+		fprintf(m, "# complete: run %zu injected nothing; %zu failure points\n", nres,
+			nres - 1);
+	else
+		fprintf(m, "# incomplete: stopped after %zu runs\n", nres);
+	fprintf(m, "# %s\n", splat ? "a run left a kernel splat or a new taint" :
+		"no kernel splat, no new taint");
+	return print_parsed(f, m, &text, &len, "sweep");
+}
+
+static int fault_sweep(struct fault *f)
+{
+	struct run_result *res = calloc(f->max_runs, sizeof(*res));
+	struct mi_table *stats, *log;
+	bool complete = false, splat = false;
+	struct klog k = { .fd = -1 };
+	size_t nres = 0;
+	int st, rst;
+
+	if (!res) {
+		fprintf(stderr, "meminspect: out of memory\n");
+		return FST_FORMAT;
+	}
+	st = klog_open(&k);
+	if (st) {
+		free(res);
+		return st;
+	}
+	st = apply_options(f);
+	for (unsigned long n = 1; !st && n <= f->max_runs && !got_signal; n++) {
+		struct run_result *r = &res[nres];
+		unsigned long taint;
+		char nth[24];
+		int err;
+
+		snprintf(nth, sizeof(nth), "%lu", n);
+		err = write_knob(f, "nth", nth);
+		if (err) {
+			st = knob_error(f, "nth", nth, err, NULL);
+			break;
+		}
+		f->changed[KNOB_NTH] = true;
+		klog_read(&k, NULL);
+		r->nth = n;
+		st = run_once(f, &r->status);
+		if (st)
+			break;
+		nres++;
+		st = load_fault(f, "stats", stats_fields, &stats);
+		if (st)
+			break;
+		r->failed = sum_column(stats, "failed");
+		r->matched = sum_column(stats, "matched");
+		mi_table_free(stats);
+		st = load_fault(f, "log", log_fields, &log);
+		if (st)
+			break;
+		r->caller = r->failed ? last_caller(log) : NULL;
+		mi_table_free(log);
+		klog_read(&k, r);
+		if (k.tainted != ULONG_MAX && read_tainted(&k, &taint)) {
+			r->new_taint = taint & ~k.tainted & ~TAINT_EXPECTED;
+			k.tainted = taint;
+		}
+		if (r->nsplat || r->new_taint)
+			splat = true;
+		if (r->failed == 0) {
+			complete = true;
+			break;
+		}
+	}
+	rst = restore_options(f);
+	if (!st && nres)
+		st = sweep_print(f, res, nres, complete, splat);
+	for (size_t i = 0; i < nres; i++)
+		free_result(&res[i]);
+	free(res);
+	klog_close(&k);
+	free_saved(f);
+	reraise();
+	if (st)
+		return st;
+	if (splat)
+		return FST_SPLAT;
+	if (!complete)
+		return FST_INCOMPLETE;
+	return rst;
+}
+
+/* ---- options ---- */
+
+const char fault_brief[] = "inject allocation failures: status, arm, disarm, set, run, sweep";
+
+static const char fault_help[] =
+	"Usage: meminspect [--dir DIR] fault status|arm|disarm [--json]\n"
+	"       meminspect fault set KEY VALUE\n"
+	"       meminspect fault run [AIM OPTIONS] [--json] -- COMMAND [ARG...]\n"
+	"       meminspect fault sweep [AIM OPTIONS] [--max-runs N] [--command-output]\n"
+	"                              [--json] -- COMMAND [ARG...]\n"
+	"\n"
+	"Drives the module's fault injector, /sys/kernel/debug/meminspect/fault/\n"
+	"(docs/fault.md): fail chosen slab and page allocations on stock kernels.\n"
+	"  status   settings, stats (per site: checked, matched, failed, nofail) and\n"
+	"           the log of the last injected failures; --json: one object\n"
+	"           {\"settings\": {...}, \"stats\": [...], \"log\": [...]}\n"
+	"  arm, disarm\n"
+	"  set KEY VALUE  write one knob (sites, probability, interval, times, space,\n"
+	"           verbose, ignore-gfp-wait, ignore-gfp-highmem, min-order, max-order,\n"
+	"           nth, aim-pid, aim-children, aim-comm, aim-cgroup, aim-cache,\n"
+	"           aim-size, aim-module, aim-depth, armed); '' for an empty value.\n"
+	"           A value the kernel refuses is reported with its error, exit 6.\n"
+	"  run      like the kernel's failcmd.sh: starts COMMAND stopped, aims at it\n"
+	"           (aim-pid, with its children unless --no-children), arms, lets it\n"
+	"           run, disarms when it ends (also on SIGINT, SIGTERM, SIGHUP,\n"
+	"           SIGQUIT), prints stats and log, exits with COMMAND's status.\n"
+	"  sweep    runs COMMAND with nth = 1, 2, 3, ... (one run each) until a run\n"
+	"           injects nothing: every failure point of the command, once. Per\n"
+	"           run: nth, exit status, failed, matched, kernel splats (the kernel\n"
+	"           log lines matching scripts/splat-patterns), new taint bits, and\n"
+	"           the caller of the injected allocation. The command's output goes\n"
+	"           to /dev/null unless --command-output.\n"
+	"run and sweep put every knob they changed back when they end. With no\n"
+	"--sites and sites 'none', they use slab.\n"
+	"\n"
+	"Aim options (run and sweep; each writes the knob of that name, verbatim:\n"
+	"the kernel checks the value):\n"
+	"  --pid PID          aim-pid (default: the command's pid; 0: no pid aim)\n"
+	"  --children, --no-children  aim-children (default: --children)\n"
+	"  --comm NAME        aim-comm          --cgroup PATH   aim-cgroup\n"
+	"  --cache NAME       aim-cache         --size MIN-MAX  aim-size (bytes)\n"
+	"  --module NAME      aim-module        --depth N       aim-depth\n"
+	"  --sites LIST       sites: slab, pages or slab,pages\n"
+	"  --probability P, --interval N, --times N, --space BYTES,\n"
+	"  --min-order N, --max-order N, --verbose N  the knob of that name\n"
+	"  --ignore-gfp-wait[=Y|N], --ignore-gfp-highmem[=Y|N]\n"
+	"sweep only:\n"
+	"  --max-runs N       stop after N runs (default 1000)\n"
+	"  --command-output   keep the command's stdout and stderr\n"
+	"Other options: -j, --json; -h, --help. --dir goes before 'fault'.\n"
+	"\n"
+	"Exit status: as for every command (0, 1 format, 2 usage, 3 no debugfs,\n"
+	"4 no module or no fault/ in it, 5 not root), and\n"
+	"  6  the kernel refused a knob write (the error is printed)\n"
+	"  7  sweep: a run left a kernel splat or a new taint\n"
+	"  8  sweep: --max-runs reached before a run injected nothing\n"
+	"run: COMMAND's exit status (128+N if killed by signal N; 127 not found,\n"
+	"126 not executable) once COMMAND was started.\n";
+
+void fault_usage(FILE *fp)
+{
+	fputs(fault_help, fp);
+}
+
+enum {
+	O_PID = 256, O_CHILDREN, O_NO_CHILDREN, O_COMM, O_CGROUP, O_CACHE, O_SIZE, O_MODULE,
+	O_DEPTH, O_SITES, O_PROBABILITY, O_INTERVAL, O_TIMES, O_SPACE, O_MIN_ORDER,
+	O_MAX_ORDER, O_VERBOSE, O_GFP_WAIT, O_GFP_HIGHMEM, O_MAX_RUNS, O_COMMAND_OUTPUT,
+};
+
+static const struct option fault_longopts[] = {
+	{ "json", no_argument, NULL, 'j' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "pid", required_argument, NULL, O_PID },
+	{ "children", no_argument, NULL, O_CHILDREN },
+	{ "no-children", no_argument, NULL, O_NO_CHILDREN },
+	{ "comm", required_argument, NULL, O_COMM },
+	{ "cgroup", required_argument, NULL, O_CGROUP },
+	{ "cache", required_argument, NULL, O_CACHE },
+	{ "size", required_argument, NULL, O_SIZE },
+	{ "module", required_argument, NULL, O_MODULE },
+	{ "depth", required_argument, NULL, O_DEPTH },
+	{ "sites", required_argument, NULL, O_SITES },
+	{ "probability", required_argument, NULL, O_PROBABILITY },
+	{ "interval", required_argument, NULL, O_INTERVAL },
+	{ "times", required_argument, NULL, O_TIMES },
+	{ "space", required_argument, NULL, O_SPACE },
+	{ "min-order", required_argument, NULL, O_MIN_ORDER },
+	{ "max-order", required_argument, NULL, O_MAX_ORDER },
+	{ "verbose", required_argument, NULL, O_VERBOSE },
+	{ "ignore-gfp-wait", optional_argument, NULL, O_GFP_WAIT },
+	{ "ignore-gfp-highmem", optional_argument, NULL, O_GFP_HIGHMEM },
+	{ "max-runs", required_argument, NULL, O_MAX_RUNS },
+	{ "command-output", no_argument, NULL, O_COMMAND_OUTPUT },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* option -> knob; NULL for options that are not knobs */
+static const char *const opt_knob[] = {
+	[O_PID - O_PID] = "aim-pid", [O_CHILDREN - O_PID] = "aim-children",
+	[O_NO_CHILDREN - O_PID] = "aim-children", [O_COMM - O_PID] = "aim-comm",
+	[O_CGROUP - O_PID] = "aim-cgroup", [O_CACHE - O_PID] = "aim-cache",
+	[O_SIZE - O_PID] = "aim-size", [O_MODULE - O_PID] = "aim-module",
+	[O_DEPTH - O_PID] = "aim-depth", [O_SITES - O_PID] = "sites",
+	[O_PROBABILITY - O_PID] = "probability", [O_INTERVAL - O_PID] = "interval",
+	[O_TIMES - O_PID] = "times", [O_SPACE - O_PID] = "space",
+	[O_MIN_ORDER - O_PID] = "min-order", [O_MAX_ORDER - O_PID] = "max-order",
+	[O_VERBOSE - O_PID] = "verbose", [O_GFP_WAIT - O_PID] = "ignore-gfp-wait",
+	[O_GFP_HIGHMEM - O_PID] = "ignore-gfp-highmem",
+};
+
+__attribute__((format(printf, 1, 2)))
+static int fault_bad_usage(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("meminspect: fault: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\nTry 'meminspect fault --help'.\n", stderr);
+	return FST_USAGE;
+}
+
+/* Options from argv[optind] on; stops at the first non-option or after "--". */
+static int fault_options(struct fault *f, int argc, char **argv, bool aims)
+{
+	unsigned long long n;
+	int opt, li;
+
+	while ((opt = getopt_long(argc, argv, "+:jh", fault_longopts, &li)) != -1) {
+		switch (opt) {
+		case 'j':
+			f->json = true;
+			continue;
+		case 'h':
+			fault_usage(stdout);
+			return -1;
+		case ':':
+			return fault_bad_usage("option '%s' needs an argument", argv[optind - 1]);
+		case '?':
+			if (!optopt)
+				return fault_bad_usage("unknown option '%s'", argv[optind - 1]);
+			if (strchr("jh", optopt))
+				return fault_bad_usage("option '%s' takes no argument",
+						       argv[optind - 1]);
+			return fault_bad_usage("unknown option '-%c'", optopt);
+		case O_MAX_RUNS:
+			if (mi_parse_u64(optarg, &n) || n < 1 || n > 1000000)
+				return fault_bad_usage("--max-runs takes a number from 1 to 1000000, not '%s'",
+						       optarg);
+			f->max_runs = (unsigned long)n;
+			continue;
+		case O_COMMAND_OUTPUT:
+			f->command_output = true;
+			continue;
+		default:
+			break;
+		}
+		if (!aims)
+			return fault_bad_usage("'%s' is an option of run and sweep",
+					       argv[optind - 1]);
+		int k = knob_index(opt_knob[opt - O_PID]);
+		const char *v = optarg;
+
+		if (opt == O_CHILDREN)
+			v = "Y";
+		else if (opt == O_NO_CHILDREN)
+			v = "N";
+		else if ((opt == O_GFP_WAIT || opt == O_GFP_HIGHMEM) && !v)
+			v = "Y";
+		if (strchr(v, '\n'))
+			return fault_bad_usage("--%s: a value is one line", fault_longopts[li].name);
+		f->val[k] = v;
+		f->opt[k] = fault_longopts[li].name;
+		if (opt == O_PID)
+			f->pid_given = true;
+	}
+	return 0;
+}
+
+int fault_main(const struct fault_env *env, int argc, char **argv)
+{
+	struct fault f = { .env = env, .json = env->json, .max_runs = 1000, .sub = "" };
+	static const char *const subs[] = { "status", "arm", "disarm", "set", "run", "sweep" };
+	int st, first;
+
+	opterr = 0;
+	optind = 0;
+	st = fault_options(&f, argc, argv, false);
+	if (st)
+		return st < 0 ? FST_OK : st;
+	if (optind >= argc)
+		return fault_bad_usage("missing subcommand: status, arm, disarm, set, run or sweep");
+	first = optind;
+	for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)
+		if (!strcmp(argv[first], subs[i]))
+			f.sub = subs[i];
+	if (!*f.sub)
+		return fault_bad_usage("unknown subcommand '%s'", argv[first]);
+	argc -= first;
+	argv += first;
+	optind = 0;
+	st = fault_options(&f, argc, argv, !strcmp(f.sub, "run") || !strcmp(f.sub, "sweep"));
+	if (st)
+		return st < 0 ? FST_OK : st;
+	if (strcmp(f.sub, "sweep") && (f.max_runs != 1000 || f.command_output))
+		return fault_bad_usage("--max-runs and --command-output are sweep options");
+	snprintf(f.path, sizeof(f.path), "%s/fault", env->dir);
+	snprintf(armed_path, sizeof(armed_path), "%s/armed", f.path);
+
+	if (!strcmp(f.sub, "set")) {
+		if (argc - optind != 2)
+			return fault_bad_usage("set takes KEY VALUE");
+	} else if (!strcmp(f.sub, "run") || !strcmp(f.sub, "sweep")) {
+		if (optind >= argc)
+			return fault_bad_usage("%s needs a COMMAND (after --)", f.sub);
+		f.cmd = argv + optind;
+		if (!f.val[KNOB_CHILDREN])
+			f.val[KNOB_CHILDREN] = "Y";
+	} else if (optind < argc) {
+		return fault_bad_usage("unexpected argument '%s'", argv[optind]);
+	}
+	st = check_fault_dir(&f);
+	if (st)
+		return st;
+	if (!strcmp(f.sub, "status"))
+		return fault_status(&f);
+	if (!strcmp(f.sub, "arm") || !strcmp(f.sub, "disarm"))
+		return fault_arm(&f, !strcmp(f.sub, "arm"));
+	if (!strcmp(f.sub, "set"))
+		return fault_set(&f, argv[optind], argv[optind + 1]);
+	catch_stop_signals();
+	if (!strcmp(f.sub, "run"))
+		return fault_run(&f);
+	return fault_sweep(&f);
+}

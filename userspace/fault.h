@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * meminspect fault: the reader side of the module's fault injector
+ * (docs/fault.md for the files, docs/fault-reader.md for the commands).
+ */
+#ifndef MI_FAULT_H
+#define MI_FAULT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+struct mi_table;
+struct out_opts;
+
+/* Exit statuses beyond meminspect.c's 0-5 (documented in meminspect.8). */
+enum {
+	FST_REFUSED = 6,	/* the kernel refused a knob write (EINVAL, ERANGE, EBUSY, ...) */
+	FST_SPLAT = 7,		/* sweep: a run left a kernel splat or a new taint */
+	FST_INCOMPLETE = 8,	/* sweep: --max-runs reached before a run injected nothing */
+};
+
+struct fault_env {
+	const char *dir;		/* the module's files; ours are under dir/fault/ */
+	bool json;			/* --json given before the command */
+	const struct out_opts *out;
+	/* meminspect.c's loader, with its diagnostics (not root, not loaded, ...) */
+	int (*load)(const void *ctx, const char *file, struct mi_table **t);
+	const void *ctx;
+};
+
+/* argv[0] is "fault"; returns the exit status. */
+int fault_main(const struct fault_env *env, int argc, char **argv);
+
+/* The brief and the help text for the global command list. */
+extern const char fault_brief[];
+void fault_usage(FILE *f);
+
+#endif

@@ -1,0 +1,326 @@
+# SPDX-License-Identifier: GPL-2.0
+# Host tests of `meminspect fault`: sourced by run.sh (its ok/is/has/run,
+# $M, $tmp, $FX). The module is faked by a directory of regular files
+# (writes land in them, as `echo V > knob` would) and the kernel by the
+# commands run under `fault run`/`fault sweep`, which write stats, log,
+# a fake /dev/kmsg and a fake /proc/sys/kernel/tainted themselves.
+
+FD=$tmp/fdir			# --dir: the module's files
+F=$FD/fault
+mkdir -p "$F" "$tmp/proc/sys/kernel"
+export MEMINSPECT_PROC=$tmp/proc MEMINSPECT_KMSG=$tmp/kmsg
+
+fault_knobs="sites probability interval times space verbose ignore-gfp-wait ignore-gfp-highmem
+min-order max-order nth aim-pid aim-children aim-comm aim-cgroup aim-cache aim-size aim-module
+aim-depth armed"
+
+# the module's defaults (docs/fault.md), as knob files
+fault_reset() {
+	rm -rf "$F"
+	mkdir -p "$F"
+	cp "$FX/fault/settings" "$FX/fault/stats" "$FX/fault/log" "$F/"
+	for k in $fault_knobs; do
+		v=$(awk -v k="$k" '$1 == k { print $2 }' "$F/settings")
+		[ "$v" = - ] && v=
+		echo "$v" >"$F/$k"
+	done
+	: >"$tmp/kmsg"
+	echo 12288 >"$tmp/proc/sys/kernel/tainted"
+}
+
+# fake_set KNOB VALUE: a knob as the module would hold it (file and settings)
+fake_set() {
+	echo "$2" >"$F/$1"
+	sed -i "s/^$1 .*/$1 ${2:--}/" "$F/settings"
+}
+
+# every knob file's value, one "k=v" a line
+fault_knob_values() {
+	for k in $fault_knobs; do echo "$k=$(cat "$F/$k")"; done
+}
+
+fault_reset
+defaults=$(fault_knob_values)
+
+# ---- status ----
+
+run "$M" --dir "$FD" fault status
+is "fault status: exit 0" 0 "$rc"
+is "fault status: three sections" "== settings ==|== stats ==|== log ==" \
+	"$(grep '^==' <<<"$out" | paste -sd'|')"
+has "fault status: caller with its [module] kept whole" \
+	"mi_test_setup+0x2a/0x90 [meminspect_test]" "$out"
+run "$M" --dir "$FD" fault status --json
+jq -e '.settings.probability == 100 and .settings["aim-comm"] == null and
+	.settings["ignore-gfp-wait"] == "N" and (.stats | length) == 2 and
+	.stats[0].site == "slab" and .stats[0].failed == 1 and
+	.log[0].caller == "mi_test_setup+0x2a/0x90 [meminspect_test]" and .log[0].order == null' \
+	>/dev/null <<<"$out"
+ok $? "fault status --json: settings object, stats and log arrays, '-' as null" "$out"
+run "$M" --json --dir "$FD" fault status
+jq -e '.settings.sites == "none"' >/dev/null <<<"$out"
+ok $? "--json before 'fault' works too" "$out"
+printf 'site attached checked\nslab no 1\n' >"$F/stats"
+run "$M" --dir "$FD" fault status
+is "fault status: a stats file without its fields: exit 1" 1 "$rc"
+has "fault status: names the missing field" "missing field 'matched'" "$err"
+fault_reset
+mkdir "$tmp/nofault"
+run "$M" --dir "$tmp/nofault" fault status
+is "fault status: no fault/ in the module: exit 4" 4 "$rc"
+has "fault status: says the module has no fault injection" "has no fault injection" "$err"
+
+# ---- arm, disarm, set ----
+
+run "$M" --dir "$FD" fault arm
+is "fault arm: exit 0, writes 1" "0 1" "$rc $(cat "$F/armed")"
+run "$M" --dir "$FD" fault disarm
+is "fault disarm: exit 0, writes 0" "0 0" "$rc $(cat "$F/armed")"
+run "$M" --dir "$FD" fault set aim-comm "my prog"
+is "fault set: the value verbatim, one line" "0|my prog" "$rc|$(cat "$F/aim-comm")"
+run "$M" --dir "$FD" fault set times -1
+is "fault set times -1: a negative value is a value, not an option" "0|-1" "$rc|$(cat "$F/times")"
+run "$M" --dir "$FD" fault set aim-comm ''
+is "fault set KEY '': an empty line" "0|" "$rc|$(cat "$F/aim-comm")"
+run "$M" --dir "$FD" fault set probabilty 5
+is "fault set: unknown knob: usage error" 2 "$rc"
+has "fault set: unknown knob lists the knobs" "one of: sites probability" "$err"
+rm "$F/probability"
+mkdir "$F/probability"	# a write the "kernel" refuses: EISDIR
+run "$M" --dir "$FD" fault set probability 101
+is "fault set: a refused write exits 6" 6 "$rc"
+is "fault set: the kernel's error, clearly" \
+	"meminspect: fault set probability 101: Is a directory" "$err"
+fault_reset
+for bad in "fault" "fault frob" "fault set times" "fault set a b c" "fault status extra" \
+	"fault status --pid 1" "fault run" "fault run --" "fault run --max-runs 3 -- true" \
+	"fault sweep --max-runs 0 -- true" "fault sweep --max-runs x -- true" \
+	"fault run --pid" "fault run --bogus -- true"; do
+	run "$M" --dir "$FD" $bad
+	is "$bad: usage error" 2 "$rc"
+done
+is "usage errors changed no knob" "$defaults" "$(fault_knob_values)"
+run "$M" fault --help
+is "fault --help: exit 0" 0 "$rc"
+has "fault --help: documents sweep" "runs COMMAND with nth = 1, 2, 3" "$out"
+has "fault --help: exit status 6" "6  the kernel refused a knob write" "$out"
+run "$M" --help
+has "meminspect --help lists fault" "fault         inject allocation failures" "$out"
+
+# ---- run ----
+
+# The command records what it saw while it ran: the knobs, and its own pid.
+cat >"$tmp/seen.sh" <<EOF
+echo "pid=\$\$" >"$tmp/seen"
+for k in $(echo $fault_knobs); do echo "\$k=\$(cat "$F/\$k")" >>"$tmp/seen"; done
+exit \${1:-0}
+EOF
+run "$M" --dir "$FD" fault run --cache kmalloc-64 --times 3 --size 8-64 --no-children \
+	--ignore-gfp-wait -- sh "$tmp/seen.sh" 7
+is "fault run: exits with the command's status" 7 "$rc"
+seen=$(cat "$tmp/seen")
+pid=$(sed -n 's/^pid=//p' <<<"$seen")
+has "fault run: aimed at the command's pid" "aim-pid=$pid" "$seen"
+has "fault run: armed while the command runs" "armed=1" "$seen"
+has "fault run: --cache" "aim-cache=kmalloc-64" "$seen"
+has "fault run: --times" "times=3" "$seen"
+has "fault run: --size" "aim-size=8-64" "$seen"
+has "fault run: --no-children" "aim-children=N" "$seen"
+has "fault run: --ignore-gfp-wait without a value is Y" "ignore-gfp-wait=Y" "$seen"
+has "fault run: sites none becomes slab" "sites=slab" "$seen"
+is "fault run: every knob put back, disarmed" "$defaults" "$(fault_knob_values)"
+has "fault run: prints the stats" "== stats ==" "$out"
+has "fault run: and the command's status" "# sh exited with status 7" "$out"
+
+run "$M" --dir "$FD" fault run --pid 4242 --sites slab,pages --verbose 2 -- sh "$tmp/seen.sh"
+seen=$(cat "$tmp/seen")
+has "fault run --pid: aims at that pid, not the command" "aim-pid=4242" "$seen"
+has "fault run: children by default" "aim-children=Y" "$seen"
+has "fault run: --sites" "sites=slab,pages" "$seen"
+is "fault run --pid: exit 0 and settings back" "0|$defaults" "$rc|$(fault_knob_values)"
+
+fake_set times 3
+fake_set aim-cache mycache
+mine=$(fault_knob_values)
+run "$M" --dir "$FD" fault run --times 9 -- sh "$tmp/seen.sh"
+has "fault run: options over the current settings" "aim-cache=mycache" "$(cat "$tmp/seen")"
+is "fault run: puts back the user's own settings, not the defaults" "$mine" "$(fault_knob_values)"
+fault_reset
+
+run "$M" --dir "$FD" fault run --json -- sh -c 'exit 0'
+jq -e '.command == ["sh", "-c", "exit 0"] and .exit_status == 0 and (.stats | length) == 2
+	and .log[0].seq == 1' >/dev/null <<<"$out"
+ok $? "fault run --json: command, exit_status, stats, log" "$out"
+run "$M" --dir "$FD" fault run -- sh -c 'kill -9 $$'
+is "fault run: a command killed by signal 9 exits 137" 137 "$rc"
+run "$M" --dir "$FD" fault run -- /nonexistent/prog
+is "fault run: a command not found exits 127" 127 "$rc"
+has "fault run: says why" "cannot run '/nonexistent/prog'" "$err"
+is "fault run: disarmed after a command that could not start" "$defaults" "$(fault_knob_values)"
+
+fake_set armed 1
+run "$M" --dir "$FD" fault run -- sh "$tmp/seen.sh"
+is "fault run while armed: refused with 6" 6 "$rc"
+has "fault run while armed: says so" "already armed" "$err"
+fault_reset
+
+rm "$F/times"
+mkdir "$F/times"
+rm -f "$tmp/seen"
+run "$M" --dir "$FD" fault run --times 5 -- sh "$tmp/seen.sh"
+is "fault run: a refused option exits 6" 6 "$rc"
+has "fault run: names the option and the knob" "fault run: times 5 (times): Is a directory" "$err"
+ok "$([ ! -e "$tmp/seen" ]; echo $?)" "fault run: the command did not run"
+rmdir "$F/times"
+echo 1 >"$F/times"
+is "fault run: a refused option changed nothing, left it disarmed" "$defaults" "$(fault_knob_values)"
+
+# killed mid-run: SIGTERM and SIGINT disarm at once, the command is stopped,
+# the knobs go back, and the reader dies of the same signal
+for sig in TERM INT; do
+	fault_reset
+	"$M" --dir "$FD" fault run -- sleep 30 >/dev/null 2>&1 &
+	rpid=$!
+	i=0
+	until [ "$(cat "$F/armed")" = 1 ] || [ $i -ge 200 ]; do sleep 0.02; i=$((i + 1)); done
+	spid=$(cat "$F/aim-pid")
+	kill -$sig $rpid
+	wait $rpid
+	rc=$?
+	want=$((128 + $(kill -l $sig)))
+	is "fault run killed by SIG$sig: dies of it ($want)" "$want" "$rc"
+	is "fault run killed by SIG$sig: disarmed, settings back" "$defaults" "$(fault_knob_values)"
+	kill -0 "$spid" 2>/dev/null
+	ok "$([ $? -ne 0 ]; echo $?)" "fault run killed by SIG$sig: the command was stopped too"
+done
+
+# ---- sweep ----
+
+# A fake kernel: the command is "allocating code" with POINTS failure
+# points. With nth <= POINTS the nth one fails (stats failed 1, log its
+# caller); SPLAT_AT makes that run log a WARNING; TAINT_AT sets taint W.
+cat >"$tmp/fake.sh" <<EOF
+nth=\$(cat "$F/nth")
+points=\${POINTS:-3}
+echo "nth=\$nth armed=\$(cat "$F/armed") pid=\$(cat "$F/aim-pid") self=\$\$" >>"$tmp/sweep.seen"
+if [ "\$nth" -le "\$points" ]; then failed=1 matched=\$nth; else failed=0 matched=\$points; fi
+printf 'site attached checked matched failed nofail\nslab yes 99 %s %s 0\npages no 0 0 0 0\n' \
+	"\$matched" "\$failed" >"$F/stats"
+{
+	echo 'seq site pid comm size order gfp caller'
+	[ \$failed = 1 ] && echo "1 slab \$\$ fake 64 - 0xcc0 step\$nth+0x10/0x40 [fake]"
+} >"$F/log"
+echo "6,1\$nth,100,-;meminspect: fault: an ordinary line" >>"$tmp/kmsg"
+if [ "\$nth" = "\${SPLAT_AT:-0}" ]; then
+	echo "4,2\$nth,101,-;WARNING: CPU: 1 PID: \$\$ at fake_probe+0x1/0x2" >>"$tmp/kmsg"
+	echo " SUBSYSTEM=fake" >>"$tmp/kmsg"
+fi
+[ "\$nth" = "\${TAINT_AT:-0}" ] && echo 12800 >"$tmp/proc/sys/kernel/tainted"
+echo "output of run \$nth"
+exit \$((failed * 12))
+EOF
+fault_reset
+rm -f "$tmp/sweep.seen"
+run "$M" --dir "$FD" fault sweep --module fake -- sh "$tmp/fake.sh"
+is "fault sweep: clean and complete: exit 0" 0 "$rc"
+is "fault sweep: one run per failure point, plus the clean one" \
+	"nth=1 armed=1|nth=2 armed=1|nth=3 armed=1|nth=4 armed=1" \
+	"$(sed 's/ pid.*//' "$tmp/sweep.seen" | paste -sd'|')"
+ok "$(awk '{ split($3, a, "="); split($4, b, "="); if (a[2] != b[2]) bad = 1 } END { print bad + 0 }' \
+	"$tmp/sweep.seen")" "fault sweep: each run aimed at its own command"
+is "fault sweep: table rows" \
+"nth  exit  failed  matched  splats  new_taint  caller
+  1    12       1        1       0          0  step1+0x10/0x40 [fake]
+  2    12       1        2       0          0  step2+0x10/0x40 [fake]
+  3    12       1        3       0          0  step3+0x10/0x40 [fake]
+  4     0       0        3       0          0  -" "$(grep -v '^#' <<<"$out")"
+has "fault sweep: says it is complete" "# complete: run 4 injected nothing; 3 failure points" "$out"
+has "fault sweep: and clean" "# no kernel splat, no new taint" "$out"
+ok "$(grep -c 'output of run' <<<"$out$err")" "fault sweep: the command's output went to /dev/null"
+is "fault sweep: knobs back (nth 0, aim-module empty), disarmed" "$defaults" "$(fault_knob_values)"
+
+fault_reset
+run "$M" --dir "$FD" fault sweep --json -- sh "$tmp/fake.sh"
+jq -e '.complete == 1 and .clean == 1 and .failure_points == 3 and (.runs | length) == 4 and
+	.runs[0].caller == "step1+0x10/0x40 [fake]" and .runs[3].caller == null and
+	.runs[1].exit_status == 12 and .runs[2].splat_lines == []' >/dev/null <<<"$out"
+ok $? "fault sweep --json: runs, complete, clean, failure_points" "$out"
+
+fault_reset
+SPLAT_AT=2 run "$M" --dir "$FD" fault sweep -- sh "$tmp/fake.sh"
+is "fault sweep: a run with a splat: exit 7" 7 "$rc"
+is "fault sweep: the splat is that run's" "0 1 0 0" \
+	"$(awk '$1 ~ /^[0-9]+$/ { printf "%s%s", sep, $5; sep = " " }' <<<"$out")"
+has "fault sweep: the splat line as a note" \
+	"# nth 2: WARNING: CPU: 1 PID:" "$out"
+has "fault sweep: says so" "# a run left a kernel splat or a new taint" "$out"
+ok "$(grep -c 'ordinary line\|SUBSYSTEM' <<<"$out")" "fault sweep: ordinary lines and record continuations are not splats"
+
+fault_reset
+TAINT_AT=3 run "$M" --dir "$FD" fault sweep --json -- sh "$tmp/fake.sh"
+jq -e '.clean == 0 and .runs[2].new_taint == 512 and .runs[1].new_taint == 0 and
+	.runs[3].new_taint == 0' >/dev/null <<<"$out"
+ok $? "fault sweep: a new taint bit (W) is that run's, O/E not counted" "$out"
+is "fault sweep: taint: exit 7" 7 "$rc"
+
+fault_reset
+POINTS=50 run "$M" --dir "$FD" fault sweep --max-runs 5 -- sh "$tmp/fake.sh"
+is "fault sweep: --max-runs reached: exit 8" 8 "$rc"
+has "fault sweep: says it is incomplete" "# incomplete: stopped after 5 runs" "$out"
+is "fault sweep --max-runs: knobs back" "$defaults" "$(fault_knob_values)"
+
+fault_reset
+run "$M" --dir "$FD" fault sweep --command-output -- sh "$tmp/fake.sh"
+has "fault sweep --command-output: keeps it" "output of run 2" "$out"
+
+fault_reset
+POINTS=1000 "$M" --dir "$FD" fault sweep -- sh -c "sh $tmp/fake.sh; sleep 0.05" >/dev/null 2>&1 &
+rpid=$!
+sleep 0.5
+kill -TERM $rpid
+wait $rpid
+is "fault sweep killed by SIGTERM: dies of it" 143 "$?"
+is "fault sweep killed by SIGTERM: disarmed, knobs back" "$defaults" "$(fault_knob_values)"
+
+# the reader's own copy of scripts/splat-patterns must not drift from it
+is "fault.c's splat patterns are scripts/splat-patterns" \
+	"$(grep -v '^#' "$here/../../scripts/splat-patterns")" \
+	"$(sed -n '/^static const char \*const splat_patterns/,/^};/p' "$here/../fault.c" |
+		sed -n 's/^\t"\(.*\)",$/\1/p')"
+
+# ---- report and export: the capabilities row "fault" names a directory ----
+
+fault_reset
+printf 'name kind available detail\ncapabilities file yes -\nfault file yes kprobes\nfault.slab mechanism yes kprobe at kmem_cache_alloc\n' \
+	>"$FD/capabilities"
+run "$M" --dir "$FD" report
+is "report: the fault row shows its three tables" \
+	"== capabilities ==|== fault/settings ==|== fault/stats ==|== fault/log ==" \
+	"$(grep '^==' <<<"$out" | paste -sd'|')"
+is "report: exit 0" 0 "$rc"
+run "$M" --dir "$FD" report --json
+jq -e '(.fault | keys) == ["log", "settings", "stats"] and .fault.stats[0].failed == 1 and
+	.fault.settings[0].key == "sites"' >/dev/null <<<"$out"
+ok $? "report --json: \"fault\" is an object of its tables" "$out"
+run "$M" --dir "$FD" export --prometheus
+is "export: exit 0" 0 "$rc"
+has "export: fault counters per site" 'meminspect_fault_failed_total{site="slab"} 1' "$out"
+has "export: checked is a counter" "# TYPE meminspect_fault_checked_total counter" "$out"
+has "export: attached as 0/1" 'meminspect_fault_attached{site="pages"} 0' "$out"
+has "export: the fault row is one file_ok" 'meminspect_file_ok{file="fault"} 1' "$out"
+ok "$(grep -c 'meminspect_fault_\(settings\|log\|seq\|pid\)' <<<"$out")" \
+	"export: settings and log are not metrics"
+if command -v promtool >/dev/null; then
+	run promtool check metrics <<<"$(MEMINSPECT_DIR=$FD "$M" export --prometheus)"
+	is "export with fault: promtool check metrics is silent" "0 " "$rc $out$err"
+else
+	skip "export with fault: promtool check metrics" "no promtool on this host"
+fi
+run "$M" --dir "$FD" export --json
+jq -e '[.[] | select(.metric == "meminspect_fault_matched_total")] | length == 2' \
+	>/dev/null <<<"$out"
+ok $? "export --json: the fault samples" "$out"
+rm "$F/stats"
+run "$M" --dir "$FD" export --prometheus
+has "export: fault/stats missing: file_ok 0" 'meminspect_file_ok{file="fault"} 0' "$out"
+is "export: fault/stats missing: exit 1" 1 "$rc"
