@@ -147,7 +147,7 @@ fault_defaults
 
 fset sites pages
 must aim-module meminspect_test
-fset aim-depth 2
+fset aim-depth 4	# 7.3: alloc_pages_noprof, alloc_pages_mpol between
 fset times -1
 fset min-order 1
 fset max-order 2
