@@ -48,7 +48,7 @@ mi_lane_mem() { [ "$1" = debug ] && echo 2G || echo 1G; }
 # vm-run's --timeout per lane: the debug kernel (KASAN, lockdep, kmemleak under TCG) ran the
 # suite in 282 s on a quiet machine but passed 900 s during test_unload.sh (the suite's
 # second-to-last file) with the machine's load at 8-9 on 2 cores.
-mi_lane_timeout() { [ "$1" = debug ] && echo 2400 || echo 900; }
+mi_lane_timeout() { [ "$1" = debug ] && echo 2400 || echo 1500; }
 # The pass for selftests/big_*.sh needs MemTotal >= 1800 MiB: with 2 GiB the debug kernel
 # shows 1680 MiB (KASAN's shadow, kmemleak's pool), so it would need 3 GiB.
 mi_lane_big_mem() { [ "$1" = debug ] && echo 3G || echo 2G; }

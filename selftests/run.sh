@@ -6,7 +6,7 @@
 #
 # Result lines are numbered across all tests.  No plan line: the host
 # appends its own result line and the plan.  A test that exits non-zero,
-# times out (MI_TEST_TIMEOUT seconds, default 300, 900 under KASAN) or reports nothing
+# times out (MI_TEST_TIMEOUT seconds, default 600, 900 under KASAN) or reports nothing
 # gets a "not ok" line of its own.
 
 ST_DIR=$(cd "$(dirname "$0")" && pwd)
@@ -17,7 +17,7 @@ export ST_DIR MI_TAP_COUNTER
 if mi_kasan; then
 	MI_TEST_TIMEOUT=${MI_TEST_TIMEOUT:-900}
 else
-	MI_TEST_TIMEOUT=${MI_TEST_TIMEOUT:-300}
+	MI_TEST_TIMEOUT=${MI_TEST_TIMEOUT:-600}
 fi
 export MI_DIR MI_KO MI_TEST_KO MI_READER MI_DEBUGFS MI_PAGE_KB
 
