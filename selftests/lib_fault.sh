@@ -100,3 +100,16 @@ check_eq()
 		diag "$1: got '$2', want '$3'"
 	fi
 }
+
+# The aim-depth that reaches the helper from the probed page allocator:
+# 7.3 has alloc_pages_noprof and alloc_pages_mpol between them (4 frames);
+# under KASAN (the debug lane, 6.12) 2 frames reach it, and a deeper search
+# also matches the allocations kmemleak and KASAN nest inside the helper's.
+fault_page_depth()
+{
+	if mi_kasan; then
+		echo 2
+	else
+		echo 4
+	fi
+}

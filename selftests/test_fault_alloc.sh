@@ -147,7 +147,7 @@ fault_defaults
 
 fset sites pages
 must aim-module meminspect_test
-fset aim-depth 4	# 7.3: alloc_pages_noprof, alloc_pages_mpol between
+fset aim-depth "$(fault_page_depth)"
 fset times -1
 fset min-order 1
 fset max-order 2
@@ -223,7 +223,7 @@ setup_field()
 steps=$(setup_field 6)
 fset sites slab,pages
 must aim-module meminspect_test
-fset aim-depth 2
+fset aim-depth "$(fault_page_depth)"
 n=1 found= bad=
 while [ $n -le $((steps + 2)) ]; do
 	fset nth $n

@@ -250,7 +250,7 @@ rm -f "$T/sweep.rec"
 pin=
 taskset 1 true 2> /dev/null && pin="taskset 1"
 $pin sh -c "echo 1 > $MI_TEST_DIR/fault_setup"
-$pin "$R" fault sweep --module meminspect_test --depth 4 --sites slab,pages --max-runs 20 \
+$pin "$R" fault sweep --module meminspect_test --depth "$(if mi_kasan; then echo 2; else echo 4; fi)" --sites slab,pages --max-runs 20 \
 	-- sh "$T/sweep.sh" > "$T/out" 2> "$T/err"
 rc=$?
 check "fault sweep: exit 0 (complete, no splat, no new taint)" [ $rc -eq 0 ]
