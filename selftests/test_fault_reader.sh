@@ -73,9 +73,13 @@ squeeze()
 
 # ---- fault set: the kernel's error, exit 6, nothing changed ----------------
 
+# without a slab cache walk (the debug kernel has no BTF) every aim-cache
+# write is refused as unsupported, as capabilities' fault.aim_cache says
+cache_err="Invalid argument"
+[ "$(cap_available fault.aim_cache)" = yes ] || cache_err="Operation not supported"
 for kv in "probability 101:Numerical result out of range" \
 	"probability abc:Invalid argument" "times -2:Numerical result out of range" \
-	"aim-cache no_such_cache_xyz:Invalid argument" "aim-depth 0:" "sites frob:"; do
+	"aim-cache no_such_cache_xyz:$cache_err" "aim-depth 0:" "sites frob:"; do
 	kv_set=${kv%%:*} want=${kv#*:}
 	# shellcheck disable=SC2086
 	"$R" fault set $kv_set > "$T/out" 2> "$T/err"

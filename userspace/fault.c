@@ -231,7 +231,9 @@ static int knob_error(const struct fault *f, const char *knob, const char *value
 		hint = strcmp(knob, "armed") ? " (the injector is armed: meminspect fault disarm)"
 			: " (already armed)";
 	} else if (err == -EOPNOTSUPP) {
-		hint = " (injection does not take effect on this kernel: see dmesg)";
+		hint = strcmp(knob, "armed") ?
+			" (this kernel cannot provide it: see meminspect capabilities)" :
+			" (injection does not take effect on this kernel: see dmesg)";
 	} else if (err == -EINVAL && !strcmp(knob, "armed")) {
 		hint = " (no site enabled: meminspect fault set sites slab)";
 	}
