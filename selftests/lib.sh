@@ -224,6 +224,17 @@ cap_detail()
 	mi_lookup "${2:-$MI_DIR/capabilities}" "$1" detail
 }
 
+# expect_alloc_reports begin|end: tell the VM runner (scripts/splat-scan) that
+# the kernel's own allocation-failure reports (warn_alloc, the OOM killer),
+# stack dump included, are the expected answer to what this test injects
+# until "end".  The console prints every level here (ignore_loglevel), so the
+# marker is on it, in order with the reports.
+expect_alloc_reports()
+{
+	echo "<5>meminspect-selftest: expect allocation-failure reports: $1" \
+		> /dev/kmsg
+}
+
 # ---- kernel anchors -------------------------------------------------------
 
 # meminfo NAME [FILE]: the number of /proc/meminfo line "NAME:" (kB, or a

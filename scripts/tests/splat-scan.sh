@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Host test of scripts/splat-scan on made-up console logs: TAP on stdout.
+# Each case is a console log and whether the runner must call it a splat.
+set -uo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+t=$(mktemp -d)
+trap 'rm -rf "$t"' EXIT
+n=0 bad=0
+
+# case DESC WANT(splat|clean) LINES...
+case_() {
+	local desc=$1 want=$2 got
+	shift 2
+	printf '%s\r\n' "$@" >"$t/console.log"
+	"$here/splat-scan" "$t/console.log" >"$t/hits"
+	case $? in 0) got=splat ;; 1) got=clean ;; *) got=error ;; esac
+	n=$((n + 1))
+	if [ "$got" = "$want" ]; then
+		echo "ok $n - splat-scan: $desc ($want)"
+	else
+		echo "not ok $n - splat-scan: $desc (want $want, got $got)"
+		sed 's/^/# /' "$t/hits"
+		bad=1
+	fi
+}
+
+BEGIN='[   40.1] meminspect-selftest: expect allocation-failure reports: begin'
+END='[   80.1] meminspect-selftest: expect allocation-failure reports: end'
+VMALLOC=('[   71.950675] faultprog: vmalloc error: size 16384, vm_struct allocation failed, mode:0xdc0(GFP_KERNEL|__GFP_ZERO)'
+	'[   71.952529] CPU: 1 UID: 0 PID: 1044 Comm: faultprog Tainted: G           OE      6.12.95+deb12-amd64 #1'
+	'[   71.952825] Tainted: [O]=OOT_MODULE, [E]=UNSIGNED_MODULE'
+	'[   71.952842] Hardware name: QEMU Standard PC (Q35 + ICH9, 2009)'
+	'[   71.953017] Call Trace:'
+	'[   71.953018]  <TASK>'
+	'[   71.953019]  dump_stack_lvl+0x5d/0x80')
+
+case_ "a quiet boot" clean '[    0.0] Linux version 6.1' '[    3.3] meminspect: loading out-of-tree module taints kernel.'
+case_ "a WARNING" splat '[   10.0] WARNING: CPU: 0 PID: 1 at mm/slub.c:1 f+0x1/0x2'
+case_ "a stack dump with no header" splat '[   10.0] Call Trace:' '[   10.0]  <TASK>'
+case_ "warn_alloc's stack dump outside a window" splat "${VMALLOC[@]}"
+case_ "warn_alloc's stack dump inside a window" clean "$BEGIN" "${VMALLOC[@]}" "$END"
+case_ "5.10's page allocation failure inside a window" clean "$BEGIN" \
+	'[   50.0] faultprog: page allocation failure: order:0, mode:0xcc0(GFP_KERNEL)' \
+	'[   50.0] CPU: 0 PID: 9 Comm: faultprog' '[   50.0] Call Trace:' "$END"
+case_ "the OOM killer's report inside a window" clean "$BEGIN" \
+	'[   50.0] faultprog invoked oom-killer: gfp_mask=0xcc0(GFP_KERNEL), order=0, oom_score_adj=1000' \
+	'[   50.0] CPU: 0 PID: 9 Comm: faultprog' '[   50.0] Call Trace:' "$END"
+case_ "a stack dump far from its header inside a window" splat "$BEGIN" \
+	'[   50.0] faultprog: page allocation failure: order:0' \
+	$(for i in $(seq 20); do echo "[   50.1] line $i"; done) '[   50.2] Call Trace:' "$END"
+case_ "a WARNING inside a window" splat "$BEGIN" "${VMALLOC[@]}" \
+	'[   72.0] WARNING: CPU: 1 PID: 1044 at mm/vmalloc.c:1 f+0x1/0x2' "$END"
+case_ "warn_alloc's stack dump after the window ended" splat "$BEGIN" "$END" "${VMALLOC[@]}"
+case_ "a headerless stack dump inside a window" splat "$BEGIN" '[   50.0] Call Trace:' "$END"
+"$here/splat-scan" "$t/missing" >/dev/null 2>&1
+rc=$?
+n=$((n + 1))
+if [ "$rc" -gt 1 ]; then
+	echo "ok $n - splat-scan: an unreadable console log is an error (exit $rc), not a clean run"
+else
+	echo "not ok $n - splat-scan: an unreadable console log is an error, not a clean run (exit $rc)"
+	bad=1
+fi
+echo "1..$n"
+exit "$bad"
