@@ -85,6 +85,24 @@ static const char *const splat_patterns[] = {
 
 #define NPATTERNS (sizeof(splat_patterns) / sizeof(splat_patterns[0]))
 
+/*
+ * scripts/alloc-failure-reports, line for line (checked like the above):
+ * the headers of the kernel's own reports of a failed allocation.  A sweep
+ * injects failures in every run, so the stack dump ("Call Trace:") that
+ * follows such a header within REPORT_NEAR records is the kernel's expected
+ * answer, not a splat (scripts/splat-scan does the same inside a test's
+ * expect window).
+ */
+static const char *const report_patterns[] = {
+	"page allocation failure: order",
+	"vmalloc error: size",
+	"vmalloc: allocation failure:",
+	"invoked oom-killer: gfp_mask",
+};
+
+#define NREPORTS (sizeof(report_patterns) / sizeof(report_patterns[0]))
+#define REPORT_NEAR 20
+
 /* Taint bits that loading an out-of-tree module sets: O, E, N (as scripts/vm-run). */
 #define TAINT_EXPECTED (4096ul | 8192ul | 262144ul)
 
@@ -675,6 +693,8 @@ static int fault_run(struct fault *f)
 struct klog {
 	int fd;			/* /dev/kmsg, non-blocking; -1: unavailable */
 	regex_t re[NPATTERNS];
+	regex_t report[NREPORTS];
+	unsigned int since_report;	/* records since a report header */
 	char buf[8192];
 	unsigned long tainted;
 	char tainted_path[PATH_MAX];
@@ -692,18 +712,35 @@ static bool read_tainted(struct klog *k, unsigned long *v)
 	return ok;
 }
 
+static void free_all(regex_t *re, size_t n)
+{
+	while (n--)
+		regfree(&re[n]);
+}
+
+static bool compile_all(regex_t *re, const char *const *pats, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (regcomp(&re[i], pats[i], REG_EXTENDED | REG_NOSUB)) {
+			fprintf(stderr, "meminspect: bad kernel log pattern '%s'\n", pats[i]);
+			free_all(re, i);
+			return false;
+		}
+	}
+	return true;
+}
+
 static int klog_open(struct klog *k)
 {
 	const char *kmsg = getenv("MEMINSPECT_KMSG"), *proc = getenv("MEMINSPECT_PROC");
 
-	for (size_t i = 0; i < NPATTERNS; i++) {
-		if (regcomp(&k->re[i], splat_patterns[i], REG_EXTENDED | REG_NOSUB)) {
-			fprintf(stderr, "meminspect: bad splat pattern '%s'\n", splat_patterns[i]);
-			while (i--)
-				regfree(&k->re[i]);
-			return FST_FORMAT;
-		}
+	if (!compile_all(k->re, splat_patterns, NPATTERNS))
+		return FST_FORMAT;
+	if (!compile_all(k->report, report_patterns, NREPORTS)) {
+		free_all(k->re, NPATTERNS);
+		return FST_FORMAT;
 	}
+	k->since_report = UINT_MAX;
 	snprintf(k->tainted_path, sizeof(k->tainted_path), "%s/sys/kernel/tainted",
 		 proc && *proc ? proc : "/proc");
 	kmsg = kmsg && *kmsg ? kmsg : "/dev/kmsg";
@@ -725,8 +762,8 @@ static int klog_open(struct klog *k)
 
 static void klog_close(struct klog *k)
 {
-	for (size_t i = 0; i < NPATTERNS; i++)
-		regfree(&k->re[i]);
+	free_all(k->re, NPATTERNS);
+	free_all(k->report, NREPORTS);
 	if (k->fd >= 0)
 		close(k->fd);
 }
@@ -741,9 +778,20 @@ static void klog_line(struct klog *k, char *line, struct run_result *res)
 	if (semi && strspn(line, "0123456789,-abcdefghijklmnopqrstuvwxyzACDNP=") ==
 	    (size_t)(semi - line))
 		line = semi + 1;
+	for (size_t i = 0; i < NREPORTS; i++) {
+		if (!regexec(&k->report[i], line, 0, NULL, 0)) {
+			k->since_report = 0;
+			return;
+		}
+	}
+	if (k->since_report < UINT_MAX)
+		k->since_report++;
 	for (size_t i = 0; i < NPATTERNS; i++) {
 		if (regexec(&k->re[i], line, 0, NULL, 0))
 			continue;
+		if (!strcmp(splat_patterns[i], "Call Trace:") &&
+		    k->since_report <= REPORT_NEAR)
+			return;		/* the stack dump of a report above */
 		if (res->nsplat < SPLAT_KEEP) {
 			/* a note is one line of printable text */
 			for (p = line; *p; p++)

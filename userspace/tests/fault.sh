@@ -215,6 +215,16 @@ if [ "\$nth" = "\${SPLAT_AT:-0}" ]; then
 	echo "4,2\$nth,101,-;WARNING: CPU: 1 PID: \$\$ at fake_probe+0x1/0x2" >>"$tmp/kmsg"
 	echo " SUBSYSTEM=fake" >>"$tmp/kmsg"
 fi
+# REPORT_AT: the kernel's own report of the failure, stack dump and all
+if [ "\$nth" = "\${REPORT_AT:-0}" ]; then
+	echo "4,3\$nth,102,-;sh: vmalloc error: size 16384, vm_struct allocation failed, mode:0xdc0(GFP_KERNEL|__GFP_ZERO)" >>"$tmp/kmsg"
+	echo "4,4\$nth,103,-;CPU: 1 UID: 0 PID: \$\$ Comm: sh Tainted: G OE 6.12.95+deb12-amd64 #1" >>"$tmp/kmsg"
+	echo "4,5\$nth,104,-;Hardware name: QEMU Standard PC (Q35 + ICH9, 2009)" >>"$tmp/kmsg"
+	echo "4,6\$nth,105,-;Call Trace:" >>"$tmp/kmsg"
+	echo "4,7\$nth,106,-; <TASK>" >>"$tmp/kmsg"
+fi
+# TRACE_AT: a stack dump with no report before it
+[ "\$nth" = "\${TRACE_AT:-0}" ] && echo "4,8\$nth,107,-;Call Trace:" >>"$tmp/kmsg"
 [ "\$nth" = "\${TAINT_AT:-0}" ] && echo 12800 >"$tmp/proc/sys/kernel/tainted"
 echo "output of run \$nth"
 exit \$((failed * 12))
@@ -257,6 +267,16 @@ has "fault sweep: says so" "# a run left a kernel splat or a new taint" "$out"
 ok "$(grep -c 'ordinary line\|SUBSYSTEM' <<<"$out")" "fault sweep: ordinary lines and record continuations are not splats"
 
 fault_reset
+REPORT_AT=1 run "$M" --dir "$FD" fault sweep -- sh "$tmp/fake.sh"
+is "fault sweep: the kernel's report of an injected failure, stack dump and all, is no splat" \
+	"0 0 0 0 0" "$rc $(awk '$1 ~ /^[0-9]+$/ { printf "%s%s", sep, $5; sep = " " }' <<<"$out")"
+
+fault_reset
+TRACE_AT=3 run "$M" --dir "$FD" fault sweep -- sh "$tmp/fake.sh"
+is "fault sweep: a stack dump with no report before it is a splat: exit 7" 7 "$rc"
+has "fault sweep: that run's note" "# nth 3: Call Trace:" "$out"
+
+fault_reset
 TAINT_AT=3 run "$M" --dir "$FD" fault sweep --json -- sh "$tmp/fake.sh"
 jq -e '.clean == 0 and .runs[2].new_taint == 512 and .runs[1].new_taint == 0 and
 	.runs[3].new_taint == 0' >/dev/null <<<"$out"
@@ -286,6 +306,10 @@ is "fault sweep killed by SIGTERM: disarmed, knobs back" "$defaults" "$(fault_kn
 is "fault.c's splat patterns are scripts/splat-patterns" \
 	"$(grep -v '^#' "$here/../../scripts/splat-patterns")" \
 	"$(sed -n '/^static const char \*const splat_patterns/,/^};/p' "$here/../fault.c" |
+		sed -n 's/^\t"\(.*\)",$/\1/p')"
+is "fault.c's report headers are scripts/alloc-failure-reports" \
+	"$(grep -v '^#' "$here/../../scripts/alloc-failure-reports")" \
+	"$(sed -n '/^static const char \*const report_patterns/,/^};/p' "$here/../fault.c" |
 		sed -n 's/^\t"\(.*\)",$/\1/p')"
 
 # ---- report and export: the capabilities row "fault" names a directory ----
