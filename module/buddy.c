@@ -37,6 +37,7 @@
 #include "capabilities.h"
 #include "compat.h"
 #include "ksyms.h"
+#include "show_fops.h"
 
 /*
  * Migratetype names, as the kernel's migratetype_names[] (not exported)
@@ -418,18 +419,8 @@ out:
 	return err;
 }
 
-static int mi_buddy_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, mi_buddy_show, NULL);
-}
-
-const struct file_operations mi_buddy_fops = {
-	.owner = THIS_MODULE,
-	.open = mi_buddy_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.release = single_release,
-};
+MI_SHOW_OPEN(mi_buddy)
+const struct file_operations mi_buddy_fops = MI_SHOW_FOPS(mi_buddy);
 
 void mi_buddy_init(void)
 {

@@ -11,6 +11,7 @@
 #include <linux/seq_file.h>
 
 #include "capabilities.h"
+#include "show_fops.h"
 
 static LIST_HEAD(mi_cap_tables);
 static DEFINE_MUTEX(mi_cap_lock);	/* protects mi_cap_tables */
@@ -115,15 +116,6 @@ static int mi_capabilities_show(struct seq_file *m, void *unused)
 	return 0;
 }
 
-static int mi_capabilities_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, mi_capabilities_show, NULL);
-}
-
-const struct file_operations mi_capabilities_fops = {
-	.owner = THIS_MODULE,
-	.open = mi_capabilities_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.release = single_release,
-};
+MI_SHOW_OPEN(mi_capabilities)
+const struct file_operations mi_capabilities_fops =
+	MI_SHOW_FOPS(mi_capabilities);

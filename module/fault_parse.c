@@ -229,55 +229,57 @@ int mi_fault_parse_size_range(const char *buf, size_t len, bool *set,
 	return 0;
 }
 
-/* Copy a checked value of @len bytes into @out (@size > @len). */
-static void mi_copy_str(const char *buf, size_t len, char *out, size_t size)
+/* ctype's classes are macros: functions, to be passed to mi_parse_str() */
+static bool mi_is_graph(char c)
 {
+	return isgraph(c);
+}
+
+static bool mi_is_print(char c)
+{
+	return isprint(c);
+}
+
+/*
+ * The string knobs' one shape: trim, every byte in the class @ok (-EINVAL),
+ * shorter than @max and than @size (-ERANGE), then copy NUL-padded.  Empty
+ * is valid: it clears the aim.
+ */
+static int mi_parse_str(const char *buf, size_t len, bool (*ok)(char c),
+			size_t max, char *out, size_t size)
+{
+	size_t i;
+
+	len = mi_trim(buf, len);
+	for (i = 0; i < len; i++)
+		if (!ok(buf[i]))
+			return -EINVAL;
+	if (len >= size || len >= max)
+		return -ERANGE;
 	memcpy(out, buf, len);
 	memset(out + len, 0, size - len);
+	return 0;
 }
 
 int mi_fault_parse_name(const char *buf, size_t len, char *out, size_t size)
 {
-	size_t i;
-
-	len = mi_trim(buf, len);
-	for (i = 0; i < len; i++)
-		if (!isgraph(buf[i]))
-			return -EINVAL;
-	if (len >= size)
-		return -ERANGE;
-	mi_copy_str(buf, len, out, size);
-	return 0;
+	return mi_parse_str(buf, len, mi_is_graph, size, out, size);
 }
 
+/* a task's comm: spaces allowed, as in /proc/PID/comm */
 int mi_fault_parse_comm(const char *buf, size_t len, char *out, size_t size)
 {
-	size_t i;
-
-	len = mi_trim(buf, len);
-	for (i = 0; i < len; i++)
-		if (!isprint(buf[i]))
-			return -EINVAL;
-	if (len >= size || len >= MI_FAULT_COMM_LEN)
-		return -ERANGE;
-	mi_copy_str(buf, len, out, size);
-	return 0;
+	return mi_parse_str(buf, len, mi_is_print, MI_FAULT_COMM_LEN, out, size);
 }
 
+/* a cgroup path from the hierarchy's root: absolute */
 int mi_fault_parse_path(const char *buf, size_t len, char *out, size_t size)
 {
-	size_t i;
+	size_t t = mi_trim(buf, len);
 
-	len = mi_trim(buf, len);
-	if (len && buf[0] != '/')
+	if (t && buf[0] != '/')
 		return -EINVAL;
-	for (i = 0; i < len; i++)
-		if (!isgraph(buf[i]))
-			return -EINVAL;
-	if (len >= size)
-		return -ERANGE;
-	mi_copy_str(buf, len, out, size);
-	return 0;
+	return mi_parse_str(buf, len, mi_is_graph, size, out, size);
 }
 
 int mi_fault_parse_knob(enum mi_fault_knob knob, const char *buf, size_t len,

@@ -19,6 +19,7 @@
 
 #include "buddy.h"
 #include "frag_math.h"
+#include "show_fops.h"
 
 static void mi_frag_header(struct seq_file *m)
 {
@@ -101,15 +102,5 @@ out:
 	return err;
 }
 
-static int mi_frag_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, mi_frag_show, NULL);
-}
-
-const struct file_operations mi_fragmentation_fops = {
-	.owner = THIS_MODULE,
-	.open = mi_frag_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.release = single_release,
-};
+MI_SHOW_OPEN(mi_frag)
+const struct file_operations mi_fragmentation_fops = MI_SHOW_FOPS(mi_frag);

@@ -60,6 +60,19 @@ static struct mi_cap mi_file_caps[ARRAY_SIZE(mi_files)];
 static struct mi_cap_table mi_file_table;
 static struct dentry *mi_dir;
 
+/* The state mi_init() set up before the debugfs tree, in reverse. */
+static void mi_state_exit(void)
+{
+	mi_caps_unregister(&mi_file_table);
+	mi_kernel_caps_exit();
+	mi_procmem_exit();
+	mi_buddy_exit();
+	mi_zones_exit();
+	mi_slab_exit();
+	mi_summary_exit();
+	mi_ksyms_exit();
+}
+
 static int __init mi_init(void)
 {
 	unsigned int i;
@@ -109,14 +122,7 @@ static int __init mi_init(void)
 remove_dir:
 	debugfs_remove_recursive(mi_dir);
 unregister_files:
-	mi_caps_unregister(&mi_file_table);
-	mi_kernel_caps_exit();
-	mi_procmem_exit();
-	mi_buddy_exit();
-	mi_zones_exit();
-	mi_slab_exit();
-	mi_summary_exit();
-	mi_ksyms_exit();
+	mi_state_exit();
 	return err;
 }
 
@@ -124,14 +130,7 @@ static void __exit mi_exit(void)
 {
 	debugfs_remove_recursive(mi_dir);
 	mi_fault_exit();
-	mi_caps_unregister(&mi_file_table);
-	mi_kernel_caps_exit();
-	mi_procmem_exit();
-	mi_buddy_exit();
-	mi_zones_exit();
-	mi_slab_exit();
-	mi_summary_exit();
-	mi_ksyms_exit();
+	mi_state_exit();
 }
 
 module_init(mi_init);

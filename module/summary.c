@@ -25,6 +25,7 @@
 #include "capabilities.h"
 #include "compat.h"
 #include "ksyms.h"
+#include "show_fops.h"
 #include "summary.h"
 
 /*
@@ -521,18 +522,8 @@ static int mi_summary_show(struct seq_file *m, void *unused)
 	return 0;
 }
 
-static int mi_summary_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, mi_summary_show, NULL);
-}
-
-const struct file_operations mi_summary_fops = {
-	.owner = THIS_MODULE,
-	.open = mi_summary_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.release = single_release,
-};
+MI_SHOW_OPEN(mi_summary)
+const struct file_operations mi_summary_fops = MI_SHOW_FOPS(mi_summary);
 
 void mi_summary_init(void)
 {

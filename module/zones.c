@@ -20,6 +20,7 @@
 #include "buddy.h"
 #include "capabilities.h"
 #include "compat.h"
+#include "show_fops.h"
 #include "zones.h"
 
 enum {
@@ -85,18 +86,8 @@ static int mi_zones_show(struct seq_file *m, void *unused)
 	return 0;
 }
 
-static int mi_zones_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, mi_zones_show, NULL);
-}
-
-const struct file_operations mi_zones_fops = {
-	.owner = THIS_MODULE,
-	.open = mi_zones_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.release = single_release,
-};
+MI_SHOW_OPEN(mi_zones)
+const struct file_operations mi_zones_fops = MI_SHOW_FOPS(mi_zones);
 
 void mi_zones_init(void)
 {

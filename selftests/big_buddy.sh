@@ -62,26 +62,7 @@ fi
 diag "frag: $(cat "$T/frag.out") (freed, kept pages)"
 sleep 2
 
-snap()
-{
-	cat /proc/pagetypeinfo > "$T/p1"
-	cat /proc/buddyinfo > "$T/b1"
-	cat "$MI_DIR/buddy" > "$T/buddy"
-	cat /proc/pagetypeinfo > "$T/p2"
-	cat /proc/buddyinfo > "$T/b2"
-	flat_table "$T/buddy" 3 > "$T/ours.b"
-	awk '$2 ~ /^order_/ {
-		k = $1; sub(/\/[^\/]*$/, "", k)
-		o = $2; sub(/^order_/, "nr_free_", o)
-		if (!((k " " o) in s)) ord[++n] = k " " o
-		s[k " " o] += $3
-	} END { for (i = 1; i <= n; i++) print ord[i], s[ord[i]] }' "$T/ours.b" > "$T/sums"
-	cat "$T/ours.b" "$T/sums" > "$T/ours"
-	{ flat_pagetypeinfo "$T/p1"; flat_buddyinfo "$T/b1"; } > "$T/r1"
-	{ flat_pagetypeinfo "$T/p2"; flat_buddyinfo "$T/b2"; } > "$T/r2"
-}
-
-snap
+buddy_snap
 grep '^# walk' "$T/buddy" | sed 's/^/# buddy /'
 capped=$(grep -c '>100000' "$T/p1")
 check "pagetypeinfo caps $capped list(s) at >$CAP" [ "$capped" -ge 1 ]
@@ -96,7 +77,7 @@ done < "$T/capped"
 
 # the exact counts add up to buddyinfo's nr_free; lists below the cap agree
 # with pagetypeinfo
-mm_phase "buddy past the cap, at rest" 3 snap "$SPECS"
+mm_phase "buddy past the cap, at rest" 3 buddy_snap "$SPECS"
 
 budget=$(walk_stat "$T/buddy" budget)
 entries=$(walk_stat "$T/buddy" entries)

@@ -31,6 +31,32 @@ fstat()
 	mi_lookup "$MI_FAULT/stats" "$1" "$2"
 }
 
+# fault_setup NAME: every knob at its default, now and at exit; $T, a
+# temporary directory removed at exit.  At exit, between the defaults and
+# putting the module back (mi_restore), the test's own fault_cleanup_more
+# runs: a test with more to undo defines it after sourcing this file.
+fault_setup()
+{
+	T=$(mi_tmpdir "$1") || exit 1
+	trap fault_cleanup EXIT
+	trap 'exit 143' TERM INT
+	require_file "$MI_FAULT/settings"
+	fault_defaults
+}
+
+fault_cleanup_more()
+{
+	:
+}
+
+fault_cleanup()
+{
+	fault_defaults 2> /dev/null
+	fault_cleanup_more
+	mi_restore
+	rm -rf "$T"
+}
+
 # fault_defaults: disarm and put every knob back to its documented default
 # (max-order: the highest order /proc/buddyinfo has a column for)
 fault_defaults()
@@ -101,15 +127,3 @@ check_eq()
 	fi
 }
 
-# The aim-depth that reaches the helper from the probed page allocator:
-# 7.3 has alloc_pages_noprof and alloc_pages_mpol between them (4 frames);
-# under KASAN (the debug lane, 6.12) 2 frames reach it, and a deeper search
-# also matches the allocations kmemleak and KASAN nest inside the helper's.
-fault_page_depth()
-{
-	if mi_kasan; then
-		echo 2
-	else
-		echo 4
-	fi
-}

@@ -4,6 +4,60 @@
 # ("flat" form), the kernel's files and ours alike, so one comparison
 # (mm_compare) serves them all.  KEY is node/zone[/migratetype].
 
+# mm_setup NAME: $T, a fresh temporary directory, and churn_pid (empty);
+# at exit the churn, if one is running, is killed and $T removed
+mm_setup()
+{
+	T=$(mi_tmpdir "$1") || exit 1
+	churn_pid=
+	trap mm_cleanup EXIT
+	trap 'exit 143' TERM INT
+}
+
+mm_cleanup()
+{
+	[ -n "$churn_pid" ] && kill "$churn_pid" 2> /dev/null
+	rm -rf "$T"
+}
+
+# order_fields PREFIX BUDDYINFO: "PREFIX0 PREFIX1 ...", one per order the
+# kernel has (the counts of a /proc/buddyinfo line)
+order_fields()
+{
+	awk -v p="$1" '$1 == "Node" {
+		for (i = 0; i < NF - 4; i++)
+			printf "%s%s%d", i ? " " : "", p, i
+		exit
+	}' "$2"
+}
+
+# sums_by_order FLAT: "node/zone/type order_K N" -> "node/zone nr_free_K SUM"
+sums_by_order()
+{
+	awk '$2 ~ /^order_/ {
+		k = $1; sub(/\/[^\/]*$/, "", k)
+		o = $2; sub(/^order_/, "nr_free_", o)
+		if (!((k " " o) in s)) ord[++n] = k " " o
+		s[k " " o] += $3
+	} END { for (i = 1; i <= n; i++) print ord[i], s[ord[i]] }' "$1"
+}
+
+# buddy_snap: buddy between two reads of pagetypeinfo and buddyinfo; in $T:
+# buddy (the file), ours (flat, with the per-order sums), r1 and r2 (flat
+# references before and after)
+buddy_snap()
+{
+	cat /proc/pagetypeinfo > "$T/p1"
+	cat /proc/buddyinfo > "$T/b1"
+	cat "$MI_DIR/buddy" > "$T/buddy"
+	cat /proc/pagetypeinfo > "$T/p2"
+	cat /proc/buddyinfo > "$T/b2"
+	flat_table "$T/buddy" 3 > "$T/ours.b"
+	{ cat "$T/ours.b"; sums_by_order "$T/ours.b"; } > "$T/ours"
+	{ flat_pagetypeinfo "$T/p1"; flat_buddyinfo "$T/b1"; } > "$T/r1"
+	{ flat_pagetypeinfo "$T/p2"; flat_buddyinfo "$T/b2"; } > "$T/r2"
+}
+
 # flat_zoneinfo FILE: per populated zone: start_pfn spanned present managed
 # free min low high boost pcp (sum of the per-cpu counts) lowmem_reserve
 # (the protection array, comma-separated)

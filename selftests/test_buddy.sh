@@ -11,55 +11,17 @@ CHURN_MIB=${CHURN_MIB:-64} CHURN_SECS=${CHURN_SECS:-120}
 REST="order_[0-9]+:32:2 pageblocks:2:1 nr_free_[0-9]+:32:2"
 LOAD="order_[0-9]+:256:10 pageblocks:8:2 nr_free_[0-9]+:256:10"
 
-T=$(mi_tmpdir buddy) || exit 1
-churn_pid=
-cleanup()
-{
-	[ -n "$churn_pid" ] && kill "$churn_pid" 2>/dev/null
-	rm -rf "$T"
-}
-trap cleanup EXIT
-trap 'exit 143' TERM INT
+mm_setup buddy
 
 require_file "$MI_DIR/buddy"
 
-# sums_by_order FLAT: "node/zone/type order_K N" -> "node/zone nr_free_K SUM"
-sums_by_order()
-{
-	awk '$2 ~ /^order_/ {
-		k = $1; sub(/\/[^\/]*$/, "", k)
-		o = $2; sub(/^order_/, "nr_free_", o)
-		if (!((k " " o) in s)) ord[++n] = k " " o
-		s[k " " o] += $3
-	} END { for (i = 1; i <= n; i++) print ord[i], s[ord[i]] }' "$1"
-}
-
-snap()
-{
-	cat /proc/pagetypeinfo > "$T/p1"
-	cat /proc/buddyinfo > "$T/b1"
-	cat "$MI_DIR/buddy" > "$T/buddy"
-	cat /proc/pagetypeinfo > "$T/p2"
-	cat /proc/buddyinfo > "$T/b2"
-	flat_table "$T/buddy" 3 > "$T/ours.b"
-	{ cat "$T/ours.b"; sums_by_order "$T/ours.b"; } > "$T/ours"
-	{ flat_pagetypeinfo "$T/p1"; flat_buddyinfo "$T/b1"; } > "$T/r1"
-	{ flat_pagetypeinfo "$T/p2"; flat_buddyinfo "$T/b2"; } > "$T/r2"
-}
-
 # ---- format and consistency, from one frozen copy ----
-snap
-orders=$(awk '$1 == "Node" { print NF - 4; exit }' "$T/b1")
-want="node zone migratetype pageblocks"
-i=0
-while [ "$i" -lt "$orders" ]; do
-	want="$want order_$i"
-	i=$((i + 1))
-done
-want="$want free_pages"
+buddy_snap
+orders=$(order_fields order_ "$T/b1")
+want="node zone migratetype pageblocks $orders free_pages"
 got=$(head -n 1 "$T/buddy")
 if [ "$got" = "$want" ]; then
-	ok "buddy: header has the fields of docs/buddy.md, one order_N per order ($orders)"
+	ok "buddy: header has the fields of docs/buddy.md, one order_N per order ($(awk -v s="$orders" 'BEGIN { print split(s, a, " ") }'))"
 else
 	fail "buddy: header"
 	diag "got:  $got"
@@ -159,13 +121,13 @@ check_walk "$T/buddy" "buddy walk at rest" no
 }
 
 # ---- at rest ----
-mm_phase "buddy at rest" 3 snap "$REST"
+mm_phase "buddy at rest" 3 buddy_snap "$REST"
 
 # ---- under churn ----
 "$ST_DIR/progs/churn" "$CHURN_SECS" "$CHURN_MIB" > "$T/churn.out" 2>&1 &
 churn_pid=$!
 sleep 2
-mm_phase "buddy under churn" 5 snap "$LOAD"
+mm_phase "buddy under churn" 5 buddy_snap "$LOAD"
 check_walk "$T/buddy" "buddy walk under churn" yes
 
 # ---- the resume path: a budget far below the list lengths ----
@@ -193,7 +155,7 @@ SMALL=16
 if reload walk_budget=$SMALL; then
 	got=$(cat /sys/module/meminspect/parameters/walk_budget)
 	check "walk_budget=$SMALL: parameter reads $got" [ "$got" = "$SMALL" ]
-	mm_phase "buddy budget $SMALL under churn" 5 snap "$LOAD"
+	mm_phase "buddy budget $SMALL under churn" 5 buddy_snap "$LOAD"
 	check_walk "$T/buddy" "buddy walk, budget $SMALL, under churn" yes
 	holds=$(walk_stat "$T/buddy" holds)
 	check "budget $SMALL: the walk took $holds holds (> 1: lists resumed)" [ "$holds" -gt 1 ]
@@ -208,7 +170,7 @@ check "churn ran and stopped cleanly (status $rc)" [ "$rc" -eq 0 ]
 
 if mi_loaded && [ "$(cat /sys/module/meminspect/parameters/walk_budget)" = $SMALL ]; then
 	sleep 1
-	mm_phase "buddy budget $SMALL at rest" 3 snap "$REST"
+	mm_phase "buddy budget $SMALL at rest" 3 buddy_snap "$REST"
 	check_walk "$T/buddy" "buddy walk, budget $SMALL, at rest" no
 fi
 check "module reloaded with the default budget" reload

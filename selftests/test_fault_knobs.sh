@@ -7,19 +7,11 @@
 . "${ST_DIR:-$(dirname "$0")}/lib.sh"
 . "$ST_DIR/lib_fault.sh"
 
-T=$(mi_tmpdir fknobs) || exit 1
-cleanup()
+fault_cleanup_more()
 {
-	fault_defaults 2> /dev/null
 	helper_unload 2> /dev/null
-	mi_restore
-	rm -rf "$T"
 }
-trap cleanup EXIT
-trap 'exit 143' TERM INT
-
-require_file "$MI_FAULT/settings"
-fault_defaults
+fault_setup fknobs
 
 # -- defaults and the settings table -------------------------------------------
 

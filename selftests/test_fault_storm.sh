@@ -27,20 +27,12 @@
 STORM_SECS=${STORM_SECS:-30}
 PROG=$ST_DIR/progs/faultprog
 
-T=$(mi_tmpdir fstorm) || exit 1
-cleanup()
+fault_cleanup_more()
 {
-	fault_defaults 2> /dev/null
 	[ -z "${spid:-}" ] || kill "$spid" 2> /dev/null
 	[ -z "${window:-}" ] || expect_alloc_reports end
-	mi_restore
-	rm -rf "$T"
 }
-trap cleanup EXIT
-trap 'exit 143' TERM INT
-
-require_file "$MI_FAULT/settings"
-fault_defaults
+fault_setup fstorm
 
 dmesg > "$T/dmesg.before"
 window=1

@@ -11,20 +11,12 @@ PROG=$ST_DIR/progs/faultprog
 N=${FAULT_TASK_N:-50}
 CG=/sys/fs/cgroup
 
-T=$(mi_tmpdir ftask) || exit 1
-cleanup()
+fault_cleanup_more()
 {
-	fault_defaults 2> /dev/null
 	[ -z "${cg_made:-}" ] || rmdir "$CG/mi-fault" 2> /dev/null
 	[ -z "${cg_mounted:-}" ] || umount "$CG" 2> /dev/null
-	mi_restore
-	rm -rf "$T"
 }
-trap cleanup EXIT
-trap 'exit 143' TERM INT
-
-require_file "$MI_FAULT/settings"
-fault_defaults
+fault_setup ftask
 
 # start [fork]: run faultprog in the background, wait for its pid line(s);
 # sets PID (and CHILD)

@@ -15,15 +15,7 @@ REST_IDX="unusable_permille:10:0 extfrag_permille:10:0"
 LOAD_IDX="unusable_permille:50:0 extfrag_permille:50:0"
 EXTFRAG=$MI_DEBUGFS/extfrag
 
-T=$(mi_tmpdir frag) || exit 1
-churn_pid=
-cleanup()
-{
-	[ -n "$churn_pid" ] && kill "$churn_pid" 2>/dev/null
-	rm -rf "$T"
-}
-trap cleanup EXIT
-trap 'exit 143' TERM INT
+mm_setup frag
 
 require_file "$MI_DIR/fragmentation"
 

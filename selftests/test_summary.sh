@@ -10,6 +10,7 @@
 # activity between two reads is not a bug; the last miss is reported with
 # both values.
 . "${ST_DIR:-$(dirname "$0")}/lib.sh"
+. "$ST_DIR/lib_mm.sh"
 
 # at rest: the only activity is this script's own cat/awk processes
 REST_ABS_KB=512 REST_PCT=1 REST_ROUNDS=3
@@ -46,15 +47,7 @@ hugepages_free:HugePages_Free:exact
 hugepage_size:Hugepagesize:exact
 hugetlb:Hugetlb:exact"
 
-T=$(mi_tmpdir summary) || exit 1
-churn_pid=
-cleanup()
-{
-	[ -n "$churn_pid" ] && kill "$churn_pid" 2>/dev/null
-	rm -rf "$T"
-}
-trap cleanup EXIT
-trap 'exit 143' TERM INT
+mm_setup summary
 
 require_file "$MI_DIR/summary"
 require_file "$MI_DIR/capabilities"

@@ -14,15 +14,7 @@ LOAD="start_pfn:same spanned:same present:same managed:same lowmem_reserve:same
 min:1024:0 low:1024:0 high:1024:0 boost:1024:0 free:$((CHURN_MIB * 64)):5
 pcp:1024:50 nr_free_[0-9]+:256:10"
 
-T=$(mi_tmpdir zones) || exit 1
-churn_pid=
-cleanup()
-{
-	[ -n "$churn_pid" ] && kill "$churn_pid" 2>/dev/null
-	rm -rf "$T"
-}
-trap cleanup EXIT
-trap 'exit 143' TERM INT
+mm_setup zones
 
 require_file "$MI_DIR/zones"
 
@@ -40,16 +32,11 @@ snap()
 
 # ---- format, from one frozen copy ----
 snap
-orders=$(awk '$1 == "Node" { print NF - 4; exit }' "$T/b1")
-want="node zone start_pfn spanned present managed free min low high boost pcp lowmem_reserve"
-i=0
-while [ "$i" -lt "$orders" ]; do
-	want="$want nr_free_$i"
-	i=$((i + 1))
-done
+orders=$(order_fields nr_free_ "$T/b1")
+want="node zone start_pfn spanned present managed free min low high boost pcp lowmem_reserve $orders"
 got=$(head -n 1 "$T/zones")
 if [ "$got" = "$want" ]; then
-	ok "zones: header has the fields of docs/zones.md, one nr_free_N per order ($orders)"
+	ok "zones: header has the fields of docs/zones.md, one nr_free_N per order ($(awk -v s="$orders" 'BEGIN { print split(s, a, " ") }'))"
 else
 	fail "zones: header"
 	diag "got:  $got"

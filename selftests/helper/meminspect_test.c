@@ -77,6 +77,64 @@
 /* longest accepted write: 20 digits of an unsigned long and a newline */
 #define MI_TEST_MAX_INPUT	21
 
+/*
+ * Parse an unsigned decimal write of at most MI_TEST_MAX_INPUT bytes
+ * (kstrtoul_from_user() alone would silently cut a longer one short).
+ */
+static int mi_test_parse(const char __user *buf, size_t count,
+			 unsigned long max, unsigned long *val)
+{
+	int ret;
+
+	if (count > MI_TEST_MAX_INPUT)
+		return -EINVAL;
+	ret = kstrtoul_from_user(buf, count, 10, val);
+	if (ret)
+		return ret;
+	return *val > max ? -ERANGE : 0;
+}
+
+/* The read side of every numeric file: @val, read under @lock. */
+static ssize_t mi_test_read_ulong(char __user *buf, size_t count,
+				  loff_t *ppos, struct mutex *lock,
+				  const unsigned long *val)
+{
+	char tmp[24];
+	unsigned long nr;
+	int len, ret;
+
+	ret = mutex_lock_killable(lock);
+	if (ret)
+		return ret;
+	nr = *val;
+	mutex_unlock(lock);
+
+	len = scnprintf(tmp, sizeof(tmp), "%lu\n", nr);
+	return simple_read_from_buffer(buf, count, ppos, tmp, len);
+}
+
+/*
+ * The write side of every numeric file: parse a value of at most @max,
+ * then @set it under @lock, taken killably.  A bad value changes nothing.
+ */
+static ssize_t mi_test_write(const char __user *buf, size_t count,
+			     unsigned long max, struct mutex *lock,
+			     int (*set)(unsigned long val))
+{
+	unsigned long val;
+	int ret;
+
+	ret = mi_test_parse(buf, count, max, &val);
+	if (ret)
+		return ret;
+	ret = mutex_lock_killable(lock);
+	if (ret)
+		return ret;
+	ret = set(val);
+	mutex_unlock(lock);
+	return ret ? ret : count;
+}
+
 static struct {
 	struct mutex lock;	/* serialises resizing; protects the two below */
 	struct list_head pages;	/* held pages, linked through page->lru */
@@ -126,47 +184,23 @@ static int held_grow(unsigned long target)
 static ssize_t pages_read(struct file *file, char __user *buf, size_t count,
 			  loff_t *ppos)
 {
-	char tmp[24];
-	unsigned long nr;
-	int len, ret;
+	return mi_test_read_ulong(buf, count, ppos, &held.lock, &held.nr_pages);
+}
 
-	ret = mutex_lock_killable(&held.lock);
-	if (ret)
-		return ret;
-	nr = held.nr_pages;
-	mutex_unlock(&held.lock);
-
-	len = scnprintf(tmp, sizeof(tmp), "%lu\n", nr);
-	return simple_read_from_buffer(buf, count, ppos, tmp, len);
+/* Caller holds held.lock. */
+static int pages_set(unsigned long target)
+{
+	if (target > held.nr_pages)
+		return held_grow(target);
+	held_shrink(target);
+	return 0;
 }
 
 static ssize_t pages_write(struct file *file, const char __user *buf,
 			   size_t count, loff_t *ppos)
 {
-	unsigned long target;
-	int ret;
-
-	/* kstrtoul_from_user() would silently cut a longer write short */
-	if (count > MI_TEST_MAX_INPUT)
-		return -EINVAL;
-	ret = kstrtoul_from_user(buf, count, 10, &target);
-	if (ret)
-		return ret;
-	if (target > MI_TEST_MAX_PAGES)
-		return -ERANGE;
-
-	ret = mutex_lock_killable(&held.lock);
-	if (ret)
-		return ret;
-	if (target > held.nr_pages)
-		ret = held_grow(target);
-	else
-		held_shrink(target);
-	mutex_unlock(&held.lock);
-
-	if (ret)
-		return ret;
-	return count;
+	return mi_test_write(buf, count, MI_TEST_MAX_PAGES, &held.lock,
+			     pages_set);
 }
 
 static const struct file_operations pages_fops = {
@@ -201,37 +235,6 @@ static struct {
 /* A constructor makes a cache unmergeable (slab_unmergeable()). */
 static void mi_test_ctor(void *obj)
 {
-}
-
-/* Parse an unsigned decimal write of at most MI_TEST_MAX_INPUT bytes. */
-static int mi_test_parse(const char __user *buf, size_t count,
-			 unsigned long max, unsigned long *val)
-{
-	int ret;
-
-	if (count > MI_TEST_MAX_INPUT)
-		return -EINVAL;
-	ret = kstrtoul_from_user(buf, count, 10, val);
-	if (ret)
-		return ret;
-	return *val > max ? -ERANGE : 0;
-}
-
-static ssize_t mi_test_read_ulong(char __user *buf, size_t count,
-				  loff_t *ppos, unsigned long *val)
-{
-	char tmp[24];
-	unsigned long nr;
-	int len, ret;
-
-	ret = mutex_lock_killable(&sl.lock);
-	if (ret)
-		return ret;
-	nr = *val;
-	mutex_unlock(&sl.lock);
-
-	len = scnprintf(tmp, sizeof(tmp), "%lu\n", nr);
-	return simple_read_from_buffer(buf, count, ppos, tmp, len);
 }
 
 /* Caller holds sl.lock. */
@@ -279,65 +282,57 @@ static int objs_resize_up(unsigned long target)
 static ssize_t slab_objs_read(struct file *file, char __user *buf,
 			      size_t count, loff_t *ppos)
 {
-	return mi_test_read_ulong(buf, count, ppos, &sl.nr_objs);
+	return mi_test_read_ulong(buf, count, ppos, &sl.lock, &sl.nr_objs);
 }
 
-static ssize_t slab_objs_write(struct file *file, const char __user *buf,
-			       size_t count, loff_t *ppos)
+/* Caller holds sl.lock. */
+static int slab_objs_set(unsigned long target)
 {
-	unsigned long target;
 	int ret;
 
-	ret = mi_test_parse(buf, count, MI_TEST_MAX_OBJS, &target);
-	if (ret)
-		return ret;
-	ret = mutex_lock_killable(&sl.lock);
-	if (ret)
-		return ret;
 	ret = objs_create_cache();
 	if (ret)
-		goto unlock;
+		return ret;
 	if (target > sl.nr_objs)
 		ret = objs_resize_up(target);
 	else
 		objs_resize_down(target);
 	/* free objects in per-CPU slabs or sheaves go back to the nodes */
 	kmem_cache_shrink(sl.cache);
-unlock:
-	mutex_unlock(&sl.lock);
-	return ret ? ret : count;
+	return ret;
+}
+
+static ssize_t slab_objs_write(struct file *file, const char __user *buf,
+			       size_t count, loff_t *ppos)
+{
+	return mi_test_write(buf, count, MI_TEST_MAX_OBJS, &sl.lock,
+			     slab_objs_set);
 }
 
 static ssize_t slab_size_read(struct file *file, char __user *buf,
 			      size_t count, loff_t *ppos)
 {
-	return mi_test_read_ulong(buf, count, ppos, &sl.size);
+	return mi_test_read_ulong(buf, count, ppos, &sl.lock, &sl.size);
+}
+
+/* Caller holds sl.lock.  Only while no object is held. */
+static int slab_size_set(unsigned long size)
+{
+	if (size < MI_TEST_MIN_OBJ)
+		return -ERANGE;
+	if (sl.nr_objs)
+		return -EBUSY;
+	kmem_cache_destroy(sl.cache);
+	sl.cache = NULL;
+	sl.size = size;
+	return objs_create_cache();
 }
 
 static ssize_t slab_size_write(struct file *file, const char __user *buf,
 			       size_t count, loff_t *ppos)
 {
-	unsigned long size;
-	int ret;
-
-	ret = mi_test_parse(buf, count, MI_TEST_MAX_OBJ, &size);
-	if (ret)
-		return ret;
-	if (size < MI_TEST_MIN_OBJ)
-		return -ERANGE;
-	ret = mutex_lock_killable(&sl.lock);
-	if (ret)
-		return ret;
-	if (sl.nr_objs) {
-		ret = -EBUSY;
-	} else {
-		kmem_cache_destroy(sl.cache);
-		sl.cache = NULL;
-		sl.size = size;
-		ret = objs_create_cache();
-	}
-	mutex_unlock(&sl.lock);
-	return ret ? ret : count;
+	return mi_test_write(buf, count, MI_TEST_MAX_OBJ, &sl.lock,
+			     slab_size_set);
 }
 
 /* Caller holds sl.lock (or is the module exit). */
@@ -373,60 +368,53 @@ static int caches_resize_up(unsigned long target)
 static ssize_t slab_caches_read(struct file *file, char __user *buf,
 				size_t count, loff_t *ppos)
 {
-	return mi_test_read_ulong(buf, count, ppos, &sl.nr_caches);
+	return mi_test_read_ulong(buf, count, ppos, &sl.lock, &sl.nr_caches);
+}
+
+/* Caller holds sl.lock. */
+static int slab_caches_set(unsigned long target)
+{
+	if (target > sl.nr_caches)
+		return caches_resize_up(target);
+	caches_resize_down(target);
+	return 0;
 }
 
 static ssize_t slab_caches_write(struct file *file, const char __user *buf,
 				 size_t count, loff_t *ppos)
 {
-	unsigned long target;
-	int ret;
-
-	ret = mi_test_parse(buf, count, MI_TEST_MAX_CACHES, &target);
-	if (ret)
-		return ret;
-	ret = mutex_lock_killable(&sl.lock);
-	if (ret)
-		return ret;
-	if (target > sl.nr_caches)
-		ret = caches_resize_up(target);
-	else
-		caches_resize_down(target);
-	mutex_unlock(&sl.lock);
-	return ret ? ret : count;
+	return mi_test_write(buf, count, MI_TEST_MAX_CACHES, &sl.lock,
+			     slab_caches_set);
 }
 
 static ssize_t slab_alias_read(struct file *file, char __user *buf,
 			       size_t count, loff_t *ppos)
 {
-	unsigned long on = !!sl.alias;
+	/* a snapshot: whether the alias exists, racing a writer or not */
+	unsigned long on = !!READ_ONCE(sl.alias);
 
-	return mi_test_read_ulong(buf, count, ppos, &on);
+	return mi_test_read_ulong(buf, count, ppos, &sl.lock, &on);
+}
+
+/* Caller holds sl.lock. */
+static int slab_alias_set(unsigned long on)
+{
+	if (on && !sl.alias) {
+		sl.alias = kmem_cache_create("meminspect_test_alias",
+					     MI_TEST_ALIAS_SIZE, 0, 0, NULL);
+		if (!sl.alias)
+			return -ENOMEM;
+	} else if (!on) {
+		kmem_cache_destroy(sl.alias);
+		sl.alias = NULL;
+	}
+	return 0;
 }
 
 static ssize_t slab_alias_write(struct file *file, const char __user *buf,
 				size_t count, loff_t *ppos)
 {
-	unsigned long on;
-	int ret;
-
-	ret = mi_test_parse(buf, count, 1, &on);
-	if (ret)
-		return ret;
-	ret = mutex_lock_killable(&sl.lock);
-	if (ret)
-		return ret;
-	if (on && !sl.alias) {
-		sl.alias = kmem_cache_create("meminspect_test_alias",
-					     MI_TEST_ALIAS_SIZE, 0, 0, NULL);
-		if (!sl.alias)
-			ret = -ENOMEM;
-	} else if (!on) {
-		kmem_cache_destroy(sl.alias);
-		sl.alias = NULL;
-	}
-	mutex_unlock(&sl.lock);
-	return ret ? ret : count;
+	return mi_test_write(buf, count, 1, &sl.lock, slab_alias_set);
 }
 
 #define MI_TEST_FOPS(name) \
@@ -675,23 +663,16 @@ static int setup_once(void)
 	return ret;
 }
 
+/* Caller holds fa.lock.  1 runs the set-up once; nothing else is valid. */
+static int fault_setup_set(unsigned long v)
+{
+	return v == 1 ? setup_once() : -EINVAL;
+}
+
 static ssize_t fault_setup_write(struct file *file, const char __user *ubuf,
 				 size_t count, loff_t *ppos)
 {
-	unsigned long v;
-	int ret;
-
-	ret = mi_test_parse(ubuf, count, 1, &v);
-	if (ret)
-		return ret;
-	if (v != 1)
-		return -EINVAL;
-	ret = mutex_lock_killable(&fa.lock);
-	if (ret)
-		return ret;
-	ret = setup_once();
-	mutex_unlock(&fa.lock);
-	return ret ? ret : count;
+	return mi_test_write(ubuf, count, 1, &fa.lock, fault_setup_set);
 }
 
 static ssize_t fault_setup_read(struct file *file, char __user *ubuf,
