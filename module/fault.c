@@ -583,22 +583,9 @@ static int mi_fault_log_show(struct seq_file *m, void *unused)
 	return 0;
 }
 
-#define MI_FAULT_SHOW_FOPS(name)					\
-static int name##_open(struct inode *inode, struct file *file)		\
-{									\
-	return single_open(file, name##_show, NULL);			\
-}									\
-static const struct file_operations name##_fops = {			\
-	.owner = THIS_MODULE,						\
-	.open = name##_open,						\
-	.read = seq_read,						\
-	.llseek = seq_lseek,						\
-	.release = single_release,					\
-}
-
-MI_FAULT_SHOW_FOPS(mi_fault_settings);
-MI_FAULT_SHOW_FOPS(mi_fault_stats);
-MI_FAULT_SHOW_FOPS(mi_fault_log);
+DEFINE_SHOW_ATTRIBUTE(mi_fault_settings);
+DEFINE_SHOW_ATTRIBUTE(mi_fault_stats);
+DEFINE_SHOW_ATTRIBUTE(mi_fault_log);
 
 /* ---- init and exit ----------------------------------------------------- */
 
@@ -614,12 +601,14 @@ int mi_fault_init(struct dentry *parent)
 	INIT_WORK(&mi_fault.work, mi_fault_print_work);
 
 	mi_fault_probes_init(&mi_fault_caps[R_SLAB]);
+	mi_fault_caller_init();
 	err = mi_fault_aim_init();
 	if (err)
 		return err;
 	if (mi_fault_aim_module_available())
 		mi_cap_set(&mi_fault_caps[R_AIM_MODULE], true,
-			   "find_module (not exported) via ksyms; stack_trace_save, within_module; module notifier");
+			   "find_module (not exported) via ksyms; stack_trace_save past %u page allocator wrappers, within_module; module notifier",
+			   mi_fault_nr_wrappers());
 	else
 		mi_cap_set(&mi_fault_caps[R_AIM_MODULE], false,
 			   "find_module not found (ksyms)");

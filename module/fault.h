@@ -70,6 +70,13 @@ struct module *mi_fault_find_module(const char *name);
 bool mi_fault_aim_module_arm(const char *name);
 bool mi_fault_aim_module_available(void);
 
+/* fault_caller.c: past the page allocator's own wrappers */
+void mi_fault_caller_init(void);
+unsigned int mi_fault_nr_wrappers(void);
+unsigned long mi_fault_alloc_caller(const struct mi_fault_call *c);
+bool mi_fault_caller_in(const struct mi_fault_call *c, struct module *mod,
+			unsigned int depth);
+
 /* fault.c: called by the handler */
 enum { MI_CNT_CHECKED, MI_CNT_MATCHED, MI_CNT_FAILED, MI_CNT_NOFAIL,
 	MI_NR_CNT };

@@ -30,8 +30,6 @@
 #include "fault.h"
 #include "ksyms.h"
 
-/* frames the unwinder adds above the entry point (handler, kprobe, ftrace) */
-#define MI_STACK_EXTRA		16
 /* longest parent chain followed for aim-children */
 #define MI_MAX_ANCESTORS	256
 
@@ -75,31 +73,18 @@ static bool mi_task_aim(const struct mi_fault_armed *a)
 
 NOKPROBE_SYMBOL(mi_task_aim);
 
-/* Is a return address inside @mod among the first @depth callers? */
+/*
+ * Is a return address inside @mod among the first aim-depth frames of the
+ * allocating code (fault_caller.c: the allocator's wrappers not counted)?
+ */
 static bool mi_module_aim(const struct mi_fault_armed *a,
 			  const struct mi_fault_call *c)
 {
-	unsigned long entries[MI_FAULT_DEPTH_MAX + MI_STACK_EXTRA];
-	unsigned int n, i, first, depth = a->set.aim_depth;
 	struct module *mod = READ_ONCE(a->mod);
 
 	if (!mod)			/* unloaded while armed */
 		return false;
-	if (within_module(c->caller, mod))
-		return true;
-	if (depth <= 1)
-		return false;
-	n = stack_trace_save(entries, ARRAY_SIZE(entries), 0);
-	/* find the entry point's caller; the frames above it are ours */
-	for (first = 0; first < n; first++)
-		if (entries[first] == c->caller)
-			break;
-	if (first == n)			/* unwinder did not get past ftrace */
-		return false;
-	for (i = first + 1; i < n && i < first + depth; i++)
-		if (within_module(entries[i], mod))
-			return true;
-	return false;
+	return mi_fault_caller_in(c, mod, a->set.aim_depth);
 }
 
 NOKPROBE_SYMBOL(mi_module_aim);

@@ -244,6 +244,8 @@ static int mi_fault_pre(struct kprobe *kp, struct pt_regs *regs)
 	if (!mi_fault_decide(&c))
 		return 0;
 	mi_fault_count(c.site, MI_CNT_FAILED);
+	/* the log names the allocating code, not an allocator wrapper */
+	c.caller = mi_fault_alloc_caller(&c);
 	mi_fault_record(&c);
 fail:
 	regs->ax = 0;

@@ -13,17 +13,11 @@
 CACHE=meminspect_test_fault
 OBJ=192		# the helper's object size for $CACHE
 
-cleanup()
+fault_cleanup_more()
 {
-	fault_defaults 2> /dev/null
 	helper_unload 2> /dev/null
-	mi_restore
 }
-trap cleanup EXIT
-trap 'exit 143' TERM INT
-
-require_file "$MI_FAULT/settings"
-fault_defaults
+fault_setup falloc
 if ! helper_load; then
 	fail "fault: the helper module loads"
 	exit 0
@@ -147,7 +141,9 @@ fault_defaults
 
 fset sites pages
 must aim-module meminspect_test
-fset aim-depth "$(fault_page_depth)"
+# depth 1: the allocator's own wrappers (alloc_pages, alloc_pages_mpol, 7.x's
+# alloc_pages_noprof, ...) are not frames of the aim, on any kernel
+fset aim-depth 1
 fset times -1
 fset min-order 1
 fset max-order 2
@@ -162,6 +158,9 @@ check_eq "fault: min-order 1, max-order 2: orders 1 and 2 fail, 0 and 3 do not" 
 	"$r" "0:0 1:5 2:5 3:0 "
 check_eq "fault: stats: pages failed = the helper's failures" \
 	"$(fstat pages failed)" 10
+check_eq "fault: log: the caller of each page record is the helper, not an allocator wrapper" \
+	"$(awk 'NR > 1 && $2 == "pages" && / \[meminspect_test\]$/ { n++ }
+		END { print n + 0 }' "$MI_FAULT/log")" 10
 check_eq "fault: log: 10 page records with their order and size" \
 	"$(awk 'NR > 1 && $2 == "pages" {
 		s = 4096
@@ -223,7 +222,7 @@ setup_field()
 steps=$(setup_field 6)
 fset sites slab,pages
 must aim-module meminspect_test
-fset aim-depth "$(fault_page_depth)"
+fset aim-depth 1
 n=1 found= bad=
 while [ $n -le $((steps + 2)) ]; do
 	fset nth $n

@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Fault injection: the allocating code behind a page allocation.
+ *
+ * The page site is probed at the innermost entry of the page allocator
+ * (fault_probe.c), whose return address is, more often than not, one of the
+ * allocator's own wrappers: alloc_pages() and alloc_pages_mpol() on a NUMA
+ * kernel, 7.x's __alloc_pages_noprof() and alloc_pages_noprof() above
+ * __alloc_frozen_pages_noprof(), __get_free_pages(), the large-kmalloc
+ * path.  How many there are differs from kernel to kernel, so a raw frame
+ * count would make `aim-depth` mean something else on each.  Here frames
+ * inside those wrappers are skipped: depth 1 is the first frame outside the
+ * allocator, on every kernel, and that frame is the `caller` of the log.
+ *
+ * The wrappers are found by name at init (ksyms), each as the range of its
+ * code; names a kernel does not have are skipped.  The handler only
+ * compares addresses with those ranges: no lookup, no lock, no allocation.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kallsyms.h>
+#include <linux/kernel.h>
+#include <linux/kprobes.h>
+#include <linux/stacktrace.h>
+#include <linux/string.h>
+
+#include "fault.h"
+#include "ksyms.h"
+
+/*
+ * The page allocator's API functions that only pass the request on, from
+ * 5.10 to 7.x (the _noprof names are the memory allocation profiling
+ * rename, "mm: enable page allocation tagging", b951aaff5035, v6.10).
+ */
+static const char *const mi_wrapper_names[] = {
+	"alloc_pages_current", "alloc_pages_vma", "alloc_pages",
+	"alloc_pages_noprof", "alloc_pages_mpol", "alloc_pages_mpol_noprof",
+	"__alloc_pages", "__alloc_pages_noprof", "alloc_frozen_pages_noprof",
+	"__get_free_pages", "__get_free_pages_noprof", "get_zeroed_page",
+	"get_zeroed_page_noprof", "folio_alloc", "folio_alloc_noprof",
+	"__folio_alloc", "__folio_alloc_noprof", "folio_alloc_mpol_noprof",
+	"vma_alloc_folio", "vma_alloc_folio_noprof", "alloc_pages_exact",
+	"alloc_pages_exact_noprof", "alloc_pages_exact_nid",
+	"alloc_pages_exact_nid_noprof", "kmalloc_large", "kmalloc_large_node",
+	"kmalloc_large_noprof", "kmalloc_large_node_noprof",
+	"__kmalloc_large_node", "__kmalloc_large_node_noprof",
+	"___kmalloc_large_node",
+};
+
+static struct {
+	unsigned long start, end;
+} mi_wrappers[ARRAY_SIZE(mi_wrapper_names)];
+static unsigned int mi_nr_wrappers;
+
+/* The size of the function starting at @addr, from "name+0x0/0xSIZE". */
+static unsigned long mi_func_size(unsigned long addr)
+{
+	char buf[KSYM_SYMBOL_LEN];
+	unsigned long size;
+	char *slash, *end;
+
+	sprint_symbol(buf, addr);
+	slash = strrchr(buf, '/');
+	if (!slash || !strstr(buf, "+0x0/"))
+		return 0;
+	end = strchr(slash, ' ');	/* " [module]" */
+	if (end)
+		*end = '\0';
+	if (kstrtoul(slash + 1, 16, &size))
+		return 0;
+	return size;
+}
+
+void mi_fault_caller_init(void)
+{
+	unsigned long addr, size;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(mi_wrapper_names); i++) {
+		addr = mi_ksym(mi_wrapper_names[i]);
+		if (!addr)
+			continue;
+		size = mi_func_size(addr);
+		if (!size)
+			continue;
+		mi_wrappers[mi_nr_wrappers].start = addr;
+		mi_wrappers[mi_nr_wrappers].end = addr + size;
+		mi_nr_wrappers++;
+	}
+}
+
+unsigned int mi_fault_nr_wrappers(void)
+{
+	return mi_nr_wrappers;
+}
+
+static bool mi_in_wrapper(unsigned long addr)
+{
+	unsigned int i;
+
+	for (i = 0; i < mi_nr_wrappers; i++)
+		if (addr >= mi_wrappers[i].start && addr < mi_wrappers[i].end)
+			return true;
+	return false;
+}
+
+NOKPROBE_SYMBOL(mi_in_wrapper);
+
+/* frames the unwinder adds above the entry point (handler, kprobe, ftrace) */
+#define MI_STACK_EXTRA		16
+
+/*
+ * The stack of @c's allocating code, into @out: @out[0] is the first frame
+ * outside the allocator, then its callers, at most @max.  0 if the
+ * unwinder did not get past the probe (the caller alone is then known).
+ */
+static unsigned int mi_alloc_frames(const struct mi_fault_call *c,
+				    unsigned long *out, unsigned int max)
+{
+	unsigned long entries[MI_FAULT_DEPTH_MAX + MI_STACK_EXTRA];
+	unsigned int n, i, k;
+
+	n = stack_trace_save(entries, ARRAY_SIZE(entries), 0);
+	/* find the entry point's caller; the frames above it are ours */
+	for (i = 0; i < n; i++)
+		if (entries[i] == c->caller)
+			break;
+	while (i < n && mi_in_wrapper(entries[i]))
+		i++;
+	for (k = 0; i < n && k < max; i++, k++)
+		out[k] = entries[i];
+	return k;
+}
+
+NOKPROBE_SYMBOL(mi_alloc_frames);
+
+/* The first frame of @c outside the allocator (its raw caller if unknown). */
+unsigned long mi_fault_alloc_caller(const struct mi_fault_call *c)
+{
+	unsigned long first;
+
+	if (!mi_in_wrapper(c->caller))
+		return c->caller;
+	return mi_alloc_frames(c, &first, 1) ? first : c->caller;
+}
+
+NOKPROBE_SYMBOL(mi_fault_alloc_caller);
+
+/* Is a return address inside @mod among the first @depth frames of @c? */
+bool mi_fault_caller_in(const struct mi_fault_call *c, struct module *mod,
+			unsigned int depth)
+{
+	unsigned long frames[MI_FAULT_DEPTH_MAX];
+	unsigned int n, i;
+
+	if (!mi_in_wrapper(c->caller)) {
+		if (within_module(c->caller, mod))
+			return true;
+		if (depth <= 1)
+			return false;
+	}
+	n = mi_alloc_frames(c, frames, min_t(unsigned int, depth,
+					     MI_FAULT_DEPTH_MAX));
+	for (i = 0; i < n; i++)
+		if (within_module(frames[i], mod))
+			return true;
+	return false;
+}
+
+NOKPROBE_SYMBOL(mi_fault_caller_in);
