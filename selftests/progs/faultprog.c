@@ -10,11 +10,12 @@
  *     fd; getname() allocates, so an injected failure is ENOMEM), waits for
  *     a second SIGUSR1 and prints "P ok K enomem E other O".
  *   faultprog storm SECONDS
- *     Prints "pid P", waits for SIGUSR1, then for SECONDS forks children
- *     that each call pipe() and open() and exit, and reaps them.  Prints "forks F
- *     fork_errors E child_errors C" at the end.  Its stack is grown and
- *     everything locked in memory first (mlockall), so that an injected
- *     failure shows as a syscall error rather than in a page fault.
+ *     Grows its stack and locks everything in memory (mlockall), so that
+ *     an injected failure shows as a syscall error rather than in a page
+ *     fault; then prints "pid P" (started: the test may arm), waits for
+ *     SIGUSR1, and for SECONDS forks children that each call pipe() and
+ *     open() and exit, and reaps them.  Prints "forks F fork_errors E
+ *     child_errors C" at the end.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -85,6 +86,9 @@ static int do_storm(double seconds, const sigset_t *set)
 
 	grow_stack();
 	mlockall(MCL_CURRENT);
+	/* started: the test may arm now, nothing of the start-up is left */
+	printf("pid %d\n", getpid());
+	fflush(stdout);
 	wait_usr1(set);
 	end = now() + seconds;
 	while (now() < end) {
@@ -127,11 +131,8 @@ int main(int argc, char **argv)
 	sigemptyset(&set);
 	sigaddset(&set, SIGUSR1);
 	sigprocmask(SIG_BLOCK, &set, NULL);
-	if (argc >= 3 && !strcmp(argv[1], "storm")) {
-		printf("pid %d\n", getpid());
-		fflush(stdout);
+	if (argc >= 3 && !strcmp(argv[1], "storm"))
 		return do_storm(atof(argv[2]), &set);
-	}
 	if (argc < 3 || strcmp(argv[1], "open")) {
 		fprintf(stderr, "usage: faultprog open N [fork] | storm SECONDS\n");
 		return 2;
