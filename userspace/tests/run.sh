@@ -569,7 +569,10 @@ is "slab --aliases without /sys/kernel/slab: '-'" - "$(awk 'NR == 2 { print $17 
 cp -r "$SL" "$tmp/slw"
 "$M" --dir "$tmp/slw" slab --watch 1 --count 2 --sort growth >"$tmp/watch.out" 2>"$tmp/watch.err" &
 wpid=$!
-sleep 0.5
+# the edit lands between the rounds: after the first is out (not a fixed
+# sleep, which a slow start under load outran), well before the second (1 s)
+i=0
+until grep -q '^kmalloc-64 ' "$tmp/watch.out" || [ $i -ge 500 ]; do sleep 0.02; i=$((i + 1)); done
 sed -i 's/^kmalloc-64 64 64 64 64 0 3000 3200 50 50 10 204800/kmalloc-64 64 64 64 64 0 3400 3520 55 55 10 225280/' \
 	"$tmp/slw/slabs"
 wait "$wpid"
@@ -660,14 +663,15 @@ ok $? "buddy --json: migratetype a string, counts numbers" "$out"
 mkdir "$tmp/mmw"
 cp "$MM"/* "$tmp/mmw/"
 # watch_edit FROM TO ARGS...: run the reader with ARGS in the background and,
-# once its first sample is out, change FROM to TO in the zones copy; sets
-# out, rc.  The sample interval (2 s) leaves the edit time to land.
+# once its first sample is out (the value FROM is printed: an empty check
+# raced a slow start once), change FROM to TO in the zones copy; sets out,
+# rc.  The sample interval (2 s) leaves the edit time to land.
 watch_edit() {
 	local from=$1 to=$2 i=0
 	shift 2
 	"$M" "$@" >"$tmp/watch.out" 2>&1 &
 	local pid=$!
-	until [ -s "$tmp/watch.out" ] || [ $i -ge 100 ]; do sleep 0.02; i=$((i + 1)); done
+	until grep -q "$from" "$tmp/watch.out" || [ $i -ge 500 ]; do sleep 0.02; i=$((i + 1)); done
 	sed -i "s/^0 DMA32 4096 258015 258015 241531 $from /0 DMA32 4096 258015 258015 241531 $to /" \
 		"$tmp/mmw/zones"
 	wait $pid
