@@ -43,6 +43,13 @@ skip() {
 	echo "ok $n - $1 # SKIP $2"
 }
 
+# wait_grep REGEX FILE: until FILE has a line matching REGEX, 10 s at most
+# (a --watch reader's first round is out)
+wait_grep() {
+	local i=0
+	until grep -q "$1" "$2" || [ $i -ge 500 ]; do sleep 0.02; i=$((i + 1)); done
+}
+
 # run CMD...: sets out, err, rc
 run() {
 	out=$("$@" 2>"$tmp/stderr")
@@ -571,8 +578,7 @@ cp -r "$SL" "$tmp/slw"
 wpid=$!
 # the edit lands between the rounds: after the first is out (not a fixed
 # sleep, which a slow start under load outran), well before the second (1 s)
-i=0
-until grep -q '^kmalloc-64 ' "$tmp/watch.out" || [ $i -ge 500 ]; do sleep 0.02; i=$((i + 1)); done
+wait_grep '^kmalloc-64 ' "$tmp/watch.out"
 sed -i 's/^kmalloc-64 64 64 64 64 0 3000 3200 50 50 10 204800/kmalloc-64 64 64 64 64 0 3400 3520 55 55 10 225280/' \
 	"$tmp/slw/slabs"
 wait "$wpid"
@@ -667,11 +673,11 @@ cp "$MM"/* "$tmp/mmw/"
 # raced a slow start once), change FROM to TO in the zones copy; sets out,
 # rc.  The sample interval (2 s) leaves the edit time to land.
 watch_edit() {
-	local from=$1 to=$2 i=0
+	local from=$1 to=$2
 	shift 2
 	"$M" "$@" >"$tmp/watch.out" 2>&1 &
 	local pid=$!
-	until grep -q "$from" "$tmp/watch.out" || [ $i -ge 500 ]; do sleep 0.02; i=$((i + 1)); done
+	wait_grep "$from" "$tmp/watch.out"
 	sed -i "s/^0 DMA32 4096 258015 258015 241531 $from /0 DMA32 4096 258015 258015 241531 $to /" \
 		"$tmp/mmw/zones"
 	wait $pid
