@@ -83,8 +83,8 @@ lint:
 KVER = $(shell basename $$(dirname "$(KDIR)"))
 VERSION = $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
 install: module userspace
-	$(MAKE) -C "$(KDIR)" M=$(TOP) INSTALL_MOD_DIR=extra \
-		$(if $(DESTDIR),INSTALL_MOD_PATH=$(DESTDIR)) modules_install
+	@# not modules_install: from the root Kbuild it would keep the subdirectory (extra/module/)
+	install -D -m 0644 module/meminspect.ko $(DESTDIR)/lib/modules/$(KVER)/extra/meminspect.ko
 	depmod -a $(if $(DESTDIR),-b $(DESTDIR)) $(KVER)
 	install -D -m 0755 userspace/meminspect $(DESTDIR)$(PREFIX)/sbin/meminspect
 	install -D -m 0644 userspace/meminspect.8 $(DESTDIR)$(PREFIX)/share/man/man8/meminspect.8
