@@ -139,10 +139,8 @@ compare_rounds()
 	_r=0
 	while [ $_r -lt $ROUNDS ]; do
 		_r=$((_r + 1))
-		# one process reads all three back to back (progs/readseq.c says why)
-		"$ST_DIR/progs/readseq" "$T/r" /proc/slabinfo "$SLABS" /proc/slabinfo ||
-			{ fail "$1: readseq failed"; return; }
-		mv "$T/r.0" "$T/s1" && mv "$T/r.1" "$T/m" && mv "$T/r.2" "$T/s2"
+		snap_files "$T/s1" /proc/slabinfo "$T/m" "$SLABS" "$T/s2" /proc/slabinfo ||
+			{ fail "$1: snap_files failed"; return; }
 		_bad=$(compare "$T/s1" "$T/m" "$T/s2")
 		printf '%s\n' "$_bad" | grep -qv '^#' || break
 	done
