@@ -332,30 +332,6 @@ static bool mi_vma_is_shmem(struct vm_area_struct *vma)
 }
 
 /*
- * smap_gather_stats()'s choice of walk for @vma from @addr.  Shmem swap is
- * counted from the object, once, when the walk starts at the VMA's start
- * and the mapping is shared or read-only (or nothing is swapped); else,
- * per hole in the page tables (private writable COW, or a resumed walk).
- */
-static const struct mm_walk_ops *mi_vma_ops(struct vm_area_struct *vma,
-					    unsigned long addr,
-					    struct mi_mss *mss)
-{
-	unsigned long swapped;
-
-	if (!mi_pm.swap || !mi_vma_is_shmem(vma))
-		return &mi_walk_ops;
-	swapped = static_call(mi_shmem_swap_usage)(vma);
-	if (addr == vma->vm_start &&
-	    (!swapped || (vma->vm_flags & VM_SHARED) ||
-	     !(vma->vm_flags & VM_WRITE))) {
-		mss->swap += swapped;
-		return &mi_walk_ops;
-	}
-	return &mi_shmem_walk_ops;
-}
-
-/*
  * One walk of @mm in bounded chunks.  The caller holds mmap_lock for read
  * (w->locked) and mm_users.  mi_walk_range() walks [start, end) of the VMA
  * that contains or follows start, dropping the lock between chunks.
@@ -366,6 +342,13 @@ struct mi_walk {
 	bool exited;		/* the target exited during the walk */
 	bool dropped;		/* the last mi_walk_yield() dropped the lock */
 	long budget;		/* work left before the lock is dropped */
+	/*
+	 * Shmem swap below this address was counted from the object
+	 * (shmem_swap_usage() of a VMA walked from its start): a VMA found
+	 * there after the lock was dropped (one split at the cursor, or put
+	 * back in its place) must not count it again.  The walk only moves up.
+	 */
+	unsigned long swap_counted;
 };
 
 static int mi_walk_lock(struct mi_walk *w)
@@ -406,17 +389,56 @@ static int mi_walk_yield(struct mi_walk *w)
 }
 
 /*
+ * smap_gather_stats()'s choice of walk for @vma from @addr.  Shmem swap is
+ * counted from the object, once, when the walk starts at the VMA's start
+ * and the mapping is shared or read-only (or nothing is swapped); else,
+ * per hole in the page tables (private writable COW, or a resumed walk).
+ * Below w->swap_counted the swap is counted already: no hole counting
+ * there.  Returns the ops, valid for [addr, *ops_end).
+ */
+static const struct mm_walk_ops *mi_vma_ops(struct mi_walk *w,
+					    struct vm_area_struct *vma,
+					    unsigned long addr,
+					    unsigned long *ops_end,
+					    struct mi_mss *mss)
+{
+	unsigned long swapped;
+
+	*ops_end = vma->vm_end;
+	if (!mi_pm.swap || !mi_vma_is_shmem(vma))
+		return &mi_walk_ops;
+	if (addr < w->swap_counted) {
+		*ops_end = min(vma->vm_end, w->swap_counted);
+		return &mi_walk_ops;
+	}
+	swapped = static_call(mi_shmem_swap_usage)(vma);
+	if (addr == vma->vm_start &&
+	    (!swapped || (vma->vm_flags & VM_SHARED) ||
+	     !(vma->vm_flags & VM_WRITE))) {
+		mss->swap += swapped;
+		w->swap_counted = vma->vm_end;
+		return &mi_walk_ops;
+	}
+	return &mi_shmem_walk_ops;
+}
+
+/*
  * Walk [*addrp, end) of the VMAs, @vma first, into @mss; *addrp is left
  * where the walk stopped.  Returns 0, or -EINTR when a fatal signal stopped
  * the relock (then !w->locked).
+ *
+ * Nothing learnt from a VMA outlives a drop of mmap_lock: the VMA found
+ * at the same address afterwards may be another one in the same memory
+ * (VMAs go straight back to their slab up to 6.x, and 7.x's cache is
+ * SLAB_TYPESAFE_BY_RCU), so comparing pointers cannot tell.  The ops are
+ * chosen again for every VMA looked up.
  */
 static int mi_walk_range(struct mi_walk *w, struct vm_area_struct *vma,
 			 unsigned long *addrp, unsigned long end,
 			 struct mi_mss *mss)
 {
-	const struct mm_walk_ops *ops = &mi_walk_ops;
-	struct vm_area_struct *ops_vma = NULL;
-	unsigned long next, addr = *addrp;
+	const struct mm_walk_ops *ops = NULL;
+	unsigned long next, ops_end = 0, addr = *addrp;
 	int err = 0;
 
 	w->budget -= MI_VMA_COST;
@@ -425,11 +447,9 @@ static int mi_walk_range(struct mi_walk *w, struct vm_area_struct *vma,
 			addr = vma->vm_start;
 		if (addr >= end)
 			break;
-		/* The VMA is new to this walk (or was replaced meanwhile). */
-		if (vma != ops_vma) {
-			ops_vma = vma;
-			ops = mi_vma_ops(vma, addr, mss);
-		}
+		/* A VMA just looked up, or past what the ops were chosen for */
+		if (!ops || addr >= ops_end)
+			ops = mi_vma_ops(w, vma, addr, &ops_end, mss);
 		/*
 		 * A chunk is a PMD's worth at most, so a huge PMD is never
 		 * cut: a whole VMA no larger than that goes to walk_page_vma()
@@ -437,11 +457,11 @@ static int mi_walk_range(struct mi_walk *w, struct vm_area_struct *vma,
 		 * else up to the next PMD boundary.
 		 */
 		if (addr == vma->vm_start && vma->vm_end <= end &&
-		    vma->vm_end - addr <= PMD_SIZE) {
+		    vma->vm_end <= ops_end && vma->vm_end - addr <= PMD_SIZE) {
 			next = vma->vm_end;
 			static_call(mi_walk_page_vma)(vma, ops, mss);
 		} else {
-			next = min3(end, vma->vm_end,
+			next = min3(end, ops_end,
 				    (addr + PMD_SIZE) & PMD_MASK);
 			static_call(mi_walk_page_range)(w->mm, addr, next, ops,
 							mss);
@@ -454,11 +474,13 @@ static int mi_walk_range(struct mi_walk *w, struct vm_area_struct *vma,
 		if (err || w->exited)
 			break;
 		/*
-		 * Past this VMA, or it may be gone (the lock was dropped):
-		 * resume by address.
+		 * Past this VMA, or it may be gone or replaced (the lock was
+		 * dropped): resume by address, with ops chosen afresh.
 		 */
-		if (w->dropped || addr >= vma->vm_end)
+		if (w->dropped || addr >= vma->vm_end) {
 			vma = find_vma(w->mm, addr);
+			ops = NULL;
+		}
 	}
 	*addrp = vma ? addr : end;
 	return err;
@@ -884,25 +906,33 @@ static void mi_vmas_stop(struct seq_file *m, void *v)
 	it->got_mm = false;
 }
 
-static void mi_vmas_name(struct seq_file *m, struct mm_struct *mm,
-			 struct vm_area_struct *vma, struct file **file,
-			 const char **name)
+/* A VMA's name: an open file, or text copied to @name ("" for none). */
+#define MI_VMA_NAME_LEN	64
+
+static void mi_vmas_name(struct mm_struct *mm, struct vm_area_struct *vma,
+			 struct file **file, char *name)
 {
+	const char *n = NULL;
+
 	*file = NULL;
-	*name = NULL;
+	name[0] = '\0';
 	if (vma->vm_file) {
 		*file = get_file(vma->vm_file);
 		return;
 	}
+	/*
+	 * Copied, not kept: the walk may drop mmap_lock before the name is
+	 * printed, and what vm_ops->name() returns belongs to the VMA.
+	 */
 	if (vma->vm_ops && vma->vm_ops->name)
-		*name = vma->vm_ops->name(vma);
-	if (*name)
-		return;
-	if (vma->vm_start <= mm->brk && vma->vm_end >= mm->start_brk)
-		*name = "[heap]";
-	else if (vma->vm_start <= mm->start_stack &&
+		n = vma->vm_ops->name(vma);
+	if (!n && vma->vm_start <= mm->brk && vma->vm_end >= mm->start_brk)
+		n = "[heap]";
+	else if (!n && vma->vm_start <= mm->start_stack &&
 		 vma->vm_end >= mm->start_stack)
-		*name = "[stack]";
+		n = "[stack]";
+	if (n)
+		strscpy(name, n, MI_VMA_NAME_LEN);
 }
 
 static int mi_vmas_show(struct seq_file *m, void *v)
@@ -912,7 +942,7 @@ static int mi_vmas_show(struct seq_file *m, void *v)
 	unsigned long start, end, flags, pgoff;
 	unsigned long long ino = 0;
 	struct mi_mss mss = { };
-	const char *name;
+	char name[MI_VMA_NAME_LEN];
 	struct file *file;
 	dev_t dev = 0;
 	int err = 0;
@@ -935,7 +965,7 @@ static int mi_vmas_show(struct seq_file *m, void *v)
 	end = vma->vm_end;
 	flags = vma->vm_flags;
 	pgoff = vma->vm_pgoff;
-	mi_vmas_name(m, it->mm, vma, &file, &name);
+	mi_vmas_name(it->mm, vma, &file, name);
 	if (file) {
 		struct inode *inode = file_inode(file);
 
@@ -945,6 +975,8 @@ static int mi_vmas_show(struct seq_file *m, void *v)
 	if (mi_pm.walk) {
 		unsigned long addr = start;
 
+		/* Each row counts its own shmem swap (as smaps per VMA). */
+		it->w.swap_counted = 0;
 		err = mi_walk_range(&it->w, vma, &addr, end, &mss);
 	}
 
@@ -960,7 +992,7 @@ static int mi_vmas_show(struct seq_file *m, void *v)
 		seq_file_path(m, file, "\n");
 		fput(file);
 	} else {
-		seq_puts(m, name ? name : "-");
+		seq_puts(m, name[0] ? name : "-");
 	}
 	seq_putc(m, '\n');
 	if (!err && it->w.exited)
