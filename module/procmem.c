@@ -211,6 +211,30 @@ static int mi_shmem_hole(unsigned long addr, unsigned long end,
 	return 0;
 }
 
+/*
+ * The holes a PTE table had, counted after its lock is dropped:
+ * shmem_partial_swap_usage() may cond_resched(), which on a kernel without
+ * CONFIG_PREEMPT_COUNT (Debian's 5.10) really schedules with the PTE lock
+ * held, and a task spinning for that lock on the same CPU never lets it
+ * run again (the soft lockup in mi_pmd_entry seen on 5.10).  One call per
+ * run of holes, which sums to what one call per page would count.
+ */
+static void mi_shmem_holes(struct mm_walk *walk, unsigned long addr,
+			   const unsigned long *holes, unsigned int nr)
+{
+	unsigned int b = 0, e;
+
+	for (;;) {
+		b = find_next_bit(holes, nr, b);
+		if (b >= nr)
+			break;
+		e = find_next_zero_bit(holes, nr, b);
+		mi_shmem_hole(addr + b * PAGE_SIZE, addr + e * PAGE_SIZE, 0,
+			      walk);
+		b = e;
+	}
+}
+
 static void mi_huge_pmd(pmd_t pmdval, unsigned long addr,
 			struct mm_walk *walk)
 {
@@ -245,6 +269,9 @@ static int mi_pmd_entry(pmd_t *pmd, unsigned long addr, unsigned long end,
 	struct mi_mss *mss = walk->private;
 	struct vm_area_struct *vma = walk->vma;
 	bool locked = vma->vm_flags & VM_LOCKED;
+	bool shmem = walk->ops->pte_hole;	/* holes counted (below) */
+	DECLARE_BITMAP(holes, PTRS_PER_PTE);
+	unsigned long first = addr;
 	spinlock_t *ptl;	/* the huge PMD's or the PTE table's lock */
 	pte_t *start_pte, *pte;
 	pmd_t pmdval __maybe_unused;
@@ -284,6 +311,8 @@ static int mi_pmd_entry(pmd_t *pmd, unsigned long addr, unsigned long end,
 		return 0;
 	start_pte = pte_offset_map_lock(walk->mm, pmd, addr, &ptl);
 #endif
+	if (shmem)
+		bitmap_zero(holes, PTRS_PER_PTE);
 	for (pte = start_pte; addr != end; pte++, addr += PAGE_SIZE) {
 		pte_t ptent = ptep_get(pte);
 		swp_entry_t entry;
@@ -295,14 +324,17 @@ static int mi_pmd_entry(pmd_t *pmd, unsigned long addr, unsigned long end,
 				mi_account(mss, page, false, pte_young(ptent),
 					   pte_dirty(ptent), locked);
 		} else if (pte_none(ptent)) {
-			if (walk->ops->pte_hole)
-				mi_shmem_hole(addr, addr + PAGE_SIZE, 0, walk);
+			if (shmem)
+				__set_bit((addr - first) >> PAGE_SHIFT, holes);
 		} else if (mi_pte_swap_entry(ptent, &entry)) {
 			mi_account_swap(mss, entry);
 		}
 		/* migration and device entries: skipped (docs/procmem.md) */
 	}
 	pte_unmap_unlock(start_pte, ptl);
+	if (shmem)
+		mi_shmem_holes(walk, first, holes,
+			       (end - first) >> PAGE_SHIFT);
 out:
 	cond_resched();
 	return 0;
