@@ -48,6 +48,7 @@
 #include "compat.h"
 #include "ksyms.h"
 #include "procmem.h"
+#include "text.h"
 
 /* smaps keeps PSS in 1/4096 bytes (PSS_SHIFT in fs/proc/task_mmu.c) */
 #define MI_PSS_SHIFT	12
@@ -643,6 +644,14 @@ static ssize_t mi_target_write(struct mi_target *t, const char __user *ubuf,
 	return count;
 }
 
+/* "# pid N (comm): why": the comm escaped, so the note stays one line */
+static void mi_put_note(struct seq_file *m, const struct mi_found *f)
+{
+	seq_printf(m, "# pid %d (", f->nr);
+	mi_put_comm(m, f->comm);
+	seq_printf(m, "): %s\n", f->why);
+}
+
 static void mi_put_kb(struct seq_file *m, unsigned long bytes)
 {
 	seq_printf(m, " %lu", bytes >> 10);
@@ -736,7 +745,7 @@ static int mi_mm_show(struct seq_file *m, void *unused)
 		return err;
 	seq_puts(m, MI_MM_HEADER);
 	if (!f.mm) {
-		seq_printf(m, "# pid %d (%s): %s\n", f.nr, f.comm, f.why);
+		mi_put_note(m, &f);
 		return 0;
 	}
 	w.mm = f.mm;
@@ -781,7 +790,9 @@ static int mi_mm_show(struct seq_file *m, void *unused)
 	else
 		seq_puts(m, " -");
 	mi_put_mss(m, &mss, mi_pm.walk);
-	seq_printf(m, " %s\n", f.comm);
+	seq_putc(m, ' ');
+	mi_put_comm(m, f.comm);
+	seq_putc(m, '\n');
 	if (w.exited)
 		seq_puts(m, "# the target exited during the read: the walk stopped there\n");
 put:
@@ -982,8 +993,7 @@ static int mi_vmas_show(struct seq_file *m, void *v)
 	if (v == SEQ_START_TOKEN) {
 		seq_puts(m, MI_VMAS_HEADER);
 		if (!it->mm)
-			seq_printf(m, "# pid %d (%s): %s\n", it->found.nr,
-				   it->found.comm, it->found.why);
+			mi_put_note(m, &it->found);
 		return 0;
 	}
 	if (v == MI_VMAS_NOTE) {
