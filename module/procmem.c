@@ -77,6 +77,7 @@ DEFINE_STATIC_CALL_NULL(mi_pte_offset_map_lock, MI_PTE_MAP_LOCK_SYM);
 static struct {
 	bool walk;		/* the page walk works: rollup figures */
 	bool swap;		/* swp_swapcount and the shmem swap helpers */
+	bool swap_figs;		/* swap_kb, swap_pss_kb are right (mm.swap_pss) */
 	bool access;		/* mm_access: other pids may be chosen */
 	int *max_map_count;	/* sysctl_max_map_count */
 } mi_pm;
@@ -657,7 +658,12 @@ static void mi_put_kb(struct seq_file *m, unsigned long bytes)
 	seq_printf(m, " %lu", bytes >> 10);
 }
 
-static void mi_put_mss(struct seq_file *m, const struct mi_mss *s, bool ok)
+/*
+ * The walk figures, or "-" for each when the walk is unavailable.  Without
+ * the swap helpers (mm.swap_pss unavailable) swap_kb misses shmem swap and
+ * swap_pss_kb cannot split shared entries: both are "-", not a wrong number.
+ */
+static void mi_put_mss(struct seq_file *m, const struct mi_mss *s)
 {
 	unsigned long v[] = {
 		s->resident, s->pss >> MI_PSS_SHIFT,
@@ -669,10 +675,12 @@ static void mi_put_mss(struct seq_file *m, const struct mi_mss *s, bool ok)
 		s->shmem_thp, s->file_thp, s->swap,
 		s->swap_pss >> MI_PSS_SHIFT, s->pss_locked >> MI_PSS_SHIFT,
 	};
+	const unsigned int swap = 17, swap_pss = 18;	/* indices in v[] */
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(v); i++) {
-		if (ok)
+		if (mi_pm.walk &&
+		    (mi_pm.swap_figs || (i != swap && i != swap_pss)))
 			mi_put_kb(m, v[i]);
 		else
 			seq_puts(m, " -");
@@ -789,7 +797,7 @@ static int mi_mm_show(struct seq_file *m, void *unused)
 		seq_printf(m, " %lu", vmas);
 	else
 		seq_puts(m, " -");
-	mi_put_mss(m, &mss, mi_pm.walk);
+	mi_put_mss(m, &mss);
 	seq_putc(m, ' ');
 	mi_put_comm(m, f.comm);
 	seq_putc(m, '\n');
@@ -1028,7 +1036,7 @@ static int mi_vmas_show(struct seq_file *m, void *v)
 		   flags & VM_MAYSHARE ? 's' : 'p', flags,
 		   (unsigned long long)pgoff << PAGE_SHIFT, MAJOR(dev),
 		   MINOR(dev), ino, (end - start) >> 10);
-	mi_put_mss(m, &mss, mi_pm.walk);
+	mi_put_mss(m, &mss);
 	seq_putc(m, ' ');
 	if (file) {
 		seq_file_path(m, file, "\n");
@@ -1177,6 +1185,7 @@ void mi_procmem_init(void)
 			static_call_update(mi_shmem_partial_swap_usage,
 					   (typeof(shmem_partial_swap_usage) *)a);
 		mi_pm.swap = ok;
+		mi_pm.swap_figs = ok;
 		if (ok)
 			mi_cap_set(&caps[MI_CAP_SWAP], true,
 				   "swp_swapcount, shmem_swap_usage (not exported) via ksyms");
@@ -1186,6 +1195,8 @@ void mi_procmem_init(void)
 			mi_cap_set(&caps[MI_CAP_SWAP], false,
 				   "the page walk is unavailable");
 	} else {
+		/* Nothing can be in swap, or no shmem: the figures are right. */
+		mi_pm.swap_figs = mi_pm.walk;
 		mi_cap_set(&caps[MI_CAP_SWAP], mi_pm.walk,
 			   "no CONFIG_SWAP or CONFIG_SHMEM: swap is 0");
 	}
