@@ -447,8 +447,11 @@ static ssize_t mi_fault_knob_write(struct file *file, const char __user *ubuf,
 	char buf[MI_FAULT_INPUT_MAX + 1];
 	int err;
 
-	if (*ppos)
-		return -EINVAL;
+	/*
+	 * Each write is one whole value, whatever the file position (a read
+	 * on the same open file moves it), as the kernel's failslab knobs
+	 * (simple_attr_write()) take it.
+	 */
 	if (count > MI_FAULT_INPUT_MAX)
 		return -EINVAL;
 	if (copy_from_user(buf, ubuf, count))
@@ -480,7 +483,10 @@ out_unlock:
 	mutex_unlock(&mi_fault.lock);
 out_free:
 	kfree(s);
-	return err ? err : count;
+	if (err)
+		return err;
+	*ppos = 0;		/* the next read shows the new value */
+	return count;
 }
 
 static const struct file_operations mi_fault_knob_fops = {
