@@ -90,7 +90,7 @@ static const struct kernel_param_ops mi_budget_ops = {
 
 module_param_cb(walk_budget, &mi_budget_ops, &mi_walk_budget, 0444);
 MODULE_PARM_DESC(walk_budget,
-		 "free-list entries walked per zone->lock hold (1-1048576, default 1024)");
+		 "free-list entries walked per zone->lock hold (1-100000, default 1024)");
 
 /* The pageblock lookup (compat.h), resolved once at init. */
 DEFINE_STATIC_CALL_NULL(mi_pfnblock_mt, MI_PFNBLOCK_MT_PROTO);

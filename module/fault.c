@@ -18,7 +18,6 @@
 
 #include <linux/atomic.h>
 #include <linux/cgroup.h>
-#include <linux/ctype.h>
 #include <linux/debugfs.h>
 #include <linux/err.h>
 #include <linux/irq_work.h>
@@ -41,6 +40,7 @@
 #include "capabilities.h"
 #include "fault.h"
 #include "slab.h"
+#include "text.h"
 
 #define MI_FAULT_LOG		64	/* entries kept by `log` */
 #define MI_FAULT_LOG_STACK	8	/* frames kept for verbose 2 */
@@ -447,8 +447,11 @@ static ssize_t mi_fault_knob_write(struct file *file, const char __user *ubuf,
 	char buf[MI_FAULT_INPUT_MAX + 1];
 	int err;
 
-	if (*ppos)
-		return -EINVAL;
+	/*
+	 * Each write is one whole value, whatever the file position (a read
+	 * on the same open file moves it), as the kernel's failslab knobs
+	 * (simple_attr_write()) take it.
+	 */
 	if (count > MI_FAULT_INPUT_MAX)
 		return -EINVAL;
 	if (copy_from_user(buf, ubuf, count))
@@ -480,7 +483,10 @@ out_unlock:
 	mutex_unlock(&mi_fault.lock);
 out_free:
 	kfree(s);
-	return err ? err : count;
+	if (err)
+		return err;
+	*ppos = 0;		/* the next read shows the new value */
+	return count;
 }
 
 static const struct file_operations mi_fault_knob_fops = {
@@ -531,25 +537,6 @@ static int mi_fault_stats_show(struct seq_file *m, void *unused)
 			   sum[MI_CNT_FAILED], sum[MI_CNT_NOFAIL]);
 	}
 	return 0;
-}
-
-/* comm with spaces, backslashes and non-printing characters as \ooo */
-static void mi_put_comm(struct seq_file *m, const char *comm)
-{
-	const char *p;
-
-	if (!comm[0]) {
-		seq_putc(m, '-');
-		return;
-	}
-	for (p = comm; *p; p++) {
-		unsigned char ch = *p;
-
-		if (isgraph(ch) && ch != '\\')
-			seq_putc(m, ch);
-		else
-			seq_printf(m, "\\%03o", ch);
-	}
 }
 
 static int mi_fault_log_show(struct seq_file *m, void *unused)

@@ -11,6 +11,7 @@
 
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
+#include <linux/moduleparam.h>
 #include <linux/printk.h>
 #include <linux/static_call.h>
 #include <linux/string.h>
@@ -132,10 +133,35 @@ bool mi_ksyms_available(void)
 	return mi_lookup_ok;
 }
 
+/*
+ * ksyms_deny: comma-separated symbol names that mi_ksym() answers 0 for,
+ * as on a kernel without them.  For the selftests: what a file prints when
+ * a lookup fails can only be tested where one does (docs/capabilities.md).
+ */
+static char mi_ksyms_deny[256];
+module_param_string(ksyms_deny, mi_ksyms_deny, sizeof(mi_ksyms_deny), 0444);
+MODULE_PARM_DESC(ksyms_deny,
+		 "symbols to treat as missing, comma-separated (for tests)");
+
+static bool mi_ksym_denied(const char *name)
+{
+	size_t len = strlen(name);
+	const char *p = mi_ksyms_deny;
+
+	while (*p) {
+		if (!strncmp(p, name, len) && (p[len] == ',' || !p[len]))
+			return true;
+		p = strchrnul(p, ',');
+		if (*p)
+			p++;
+	}
+	return false;
+}
+
 /* Address of @name, or 0 if it is unknown or ksyms is unavailable. */
 unsigned long mi_ksym(const char *name)
 {
-	if (!mi_lookup_ok)
+	if (!mi_lookup_ok || mi_ksym_denied(name))
 		return 0;
 	return static_call(mi_kallsyms_lookup_name)(name);
 }

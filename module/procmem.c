@@ -48,6 +48,7 @@
 #include "compat.h"
 #include "ksyms.h"
 #include "procmem.h"
+#include "text.h"
 
 /* smaps keeps PSS in 1/4096 bytes (PSS_SHIFT in fs/proc/task_mmu.c) */
 #define MI_PSS_SHIFT	12
@@ -76,6 +77,7 @@ DEFINE_STATIC_CALL_NULL(mi_pte_offset_map_lock, MI_PTE_MAP_LOCK_SYM);
 static struct {
 	bool walk;		/* the page walk works: rollup figures */
 	bool swap;		/* swp_swapcount and the shmem swap helpers */
+	bool swap_figs;		/* swap_kb, swap_pss_kb are right (mm.swap_pss) */
 	bool access;		/* mm_access: other pids may be chosen */
 	int *max_map_count;	/* sysctl_max_map_count */
 } mi_pm;
@@ -211,6 +213,30 @@ static int mi_shmem_hole(unsigned long addr, unsigned long end,
 	return 0;
 }
 
+/*
+ * The holes a PTE table had, counted after its lock is dropped:
+ * shmem_partial_swap_usage() may cond_resched(), which on a kernel without
+ * CONFIG_PREEMPT_COUNT (Debian's 5.10) really schedules with the PTE lock
+ * held, and a task spinning for that lock on the same CPU never lets it
+ * run again (the soft lockup in mi_pmd_entry seen on 5.10).  One call per
+ * run of holes, which sums to what one call per page would count.
+ */
+static void mi_shmem_holes(struct mm_walk *walk, unsigned long addr,
+			   const unsigned long *holes, unsigned int nr)
+{
+	unsigned int b = 0, e;
+
+	for (;;) {
+		b = find_next_bit(holes, nr, b);
+		if (b >= nr)
+			break;
+		e = find_next_zero_bit(holes, nr, b);
+		mi_shmem_hole(addr + b * PAGE_SIZE, addr + e * PAGE_SIZE, 0,
+			      walk);
+		b = e;
+	}
+}
+
 static void mi_huge_pmd(pmd_t pmdval, unsigned long addr,
 			struct mm_walk *walk)
 {
@@ -245,6 +271,9 @@ static int mi_pmd_entry(pmd_t *pmd, unsigned long addr, unsigned long end,
 	struct mi_mss *mss = walk->private;
 	struct vm_area_struct *vma = walk->vma;
 	bool locked = vma->vm_flags & VM_LOCKED;
+	bool shmem = walk->ops->pte_hole;	/* holes counted (below) */
+	DECLARE_BITMAP(holes, PTRS_PER_PTE);
+	unsigned long first = addr;
 	spinlock_t *ptl;	/* the huge PMD's or the PTE table's lock */
 	pte_t *start_pte, *pte;
 	pmd_t pmdval __maybe_unused;
@@ -284,6 +313,8 @@ static int mi_pmd_entry(pmd_t *pmd, unsigned long addr, unsigned long end,
 		return 0;
 	start_pte = pte_offset_map_lock(walk->mm, pmd, addr, &ptl);
 #endif
+	if (shmem)
+		bitmap_zero(holes, PTRS_PER_PTE);
 	for (pte = start_pte; addr != end; pte++, addr += PAGE_SIZE) {
 		pte_t ptent = ptep_get(pte);
 		swp_entry_t entry;
@@ -295,14 +326,17 @@ static int mi_pmd_entry(pmd_t *pmd, unsigned long addr, unsigned long end,
 				mi_account(mss, page, false, pte_young(ptent),
 					   pte_dirty(ptent), locked);
 		} else if (pte_none(ptent)) {
-			if (walk->ops->pte_hole)
-				mi_shmem_hole(addr, addr + PAGE_SIZE, 0, walk);
+			if (shmem)
+				__set_bit((addr - first) >> PAGE_SHIFT, holes);
 		} else if (mi_pte_swap_entry(ptent, &entry)) {
 			mi_account_swap(mss, entry);
 		}
 		/* migration and device entries: skipped (docs/procmem.md) */
 	}
 	pte_unmap_unlock(start_pte, ptl);
+	if (shmem)
+		mi_shmem_holes(walk, first, holes,
+			       (end - first) >> PAGE_SHIFT);
 out:
 	cond_resched();
 	return 0;
@@ -332,30 +366,6 @@ static bool mi_vma_is_shmem(struct vm_area_struct *vma)
 }
 
 /*
- * smap_gather_stats()'s choice of walk for @vma from @addr.  Shmem swap is
- * counted from the object, once, when the walk starts at the VMA's start
- * and the mapping is shared or read-only (or nothing is swapped); else,
- * per hole in the page tables (private writable COW, or a resumed walk).
- */
-static const struct mm_walk_ops *mi_vma_ops(struct vm_area_struct *vma,
-					    unsigned long addr,
-					    struct mi_mss *mss)
-{
-	unsigned long swapped;
-
-	if (!mi_pm.swap || !mi_vma_is_shmem(vma))
-		return &mi_walk_ops;
-	swapped = static_call(mi_shmem_swap_usage)(vma);
-	if (addr == vma->vm_start &&
-	    (!swapped || (vma->vm_flags & VM_SHARED) ||
-	     !(vma->vm_flags & VM_WRITE))) {
-		mss->swap += swapped;
-		return &mi_walk_ops;
-	}
-	return &mi_shmem_walk_ops;
-}
-
-/*
  * One walk of @mm in bounded chunks.  The caller holds mmap_lock for read
  * (w->locked) and mm_users.  mi_walk_range() walks [start, end) of the VMA
  * that contains or follows start, dropping the lock between chunks.
@@ -366,6 +376,13 @@ struct mi_walk {
 	bool exited;		/* the target exited during the walk */
 	bool dropped;		/* the last mi_walk_yield() dropped the lock */
 	long budget;		/* work left before the lock is dropped */
+	/*
+	 * Shmem swap below this address was counted from the object
+	 * (shmem_swap_usage() of a VMA walked from its start): a VMA found
+	 * there after the lock was dropped (one split at the cursor, or put
+	 * back in its place) must not count it again.  The walk only moves up.
+	 */
+	unsigned long swap_counted;
 };
 
 static int mi_walk_lock(struct mi_walk *w)
@@ -406,17 +423,56 @@ static int mi_walk_yield(struct mi_walk *w)
 }
 
 /*
+ * smap_gather_stats()'s choice of walk for @vma from @addr.  Shmem swap is
+ * counted from the object, once, when the walk starts at the VMA's start
+ * and the mapping is shared or read-only (or nothing is swapped); else,
+ * per hole in the page tables (private writable COW, or a resumed walk).
+ * Below w->swap_counted the swap is counted already: no hole counting
+ * there.  Returns the ops, valid for [addr, *ops_end).
+ */
+static const struct mm_walk_ops *mi_vma_ops(struct mi_walk *w,
+					    struct vm_area_struct *vma,
+					    unsigned long addr,
+					    unsigned long *ops_end,
+					    struct mi_mss *mss)
+{
+	unsigned long swapped;
+
+	*ops_end = vma->vm_end;
+	if (!mi_pm.swap || !mi_vma_is_shmem(vma))
+		return &mi_walk_ops;
+	if (addr < w->swap_counted) {
+		*ops_end = min(vma->vm_end, w->swap_counted);
+		return &mi_walk_ops;
+	}
+	swapped = static_call(mi_shmem_swap_usage)(vma);
+	if (addr == vma->vm_start &&
+	    (!swapped || (vma->vm_flags & VM_SHARED) ||
+	     !(vma->vm_flags & VM_WRITE))) {
+		mss->swap += swapped;
+		w->swap_counted = vma->vm_end;
+		return &mi_walk_ops;
+	}
+	return &mi_shmem_walk_ops;
+}
+
+/*
  * Walk [*addrp, end) of the VMAs, @vma first, into @mss; *addrp is left
  * where the walk stopped.  Returns 0, or -EINTR when a fatal signal stopped
  * the relock (then !w->locked).
+ *
+ * Nothing learnt from a VMA outlives a drop of mmap_lock: the VMA found
+ * at the same address afterwards may be another one in the same memory
+ * (VMAs go straight back to their slab up to 6.x, and 7.x's cache is
+ * SLAB_TYPESAFE_BY_RCU), so comparing pointers cannot tell.  The ops are
+ * chosen again for every VMA looked up.
  */
 static int mi_walk_range(struct mi_walk *w, struct vm_area_struct *vma,
 			 unsigned long *addrp, unsigned long end,
 			 struct mi_mss *mss)
 {
-	const struct mm_walk_ops *ops = &mi_walk_ops;
-	struct vm_area_struct *ops_vma = NULL;
-	unsigned long next, addr = *addrp;
+	const struct mm_walk_ops *ops = NULL;
+	unsigned long next, ops_end = 0, addr = *addrp;
 	int err = 0;
 
 	w->budget -= MI_VMA_COST;
@@ -425,11 +481,9 @@ static int mi_walk_range(struct mi_walk *w, struct vm_area_struct *vma,
 			addr = vma->vm_start;
 		if (addr >= end)
 			break;
-		/* The VMA is new to this walk (or was replaced meanwhile). */
-		if (vma != ops_vma) {
-			ops_vma = vma;
-			ops = mi_vma_ops(vma, addr, mss);
-		}
+		/* A VMA just looked up, or past what the ops were chosen for */
+		if (!ops || addr >= ops_end)
+			ops = mi_vma_ops(w, vma, addr, &ops_end, mss);
 		/*
 		 * A chunk is a PMD's worth at most, so a huge PMD is never
 		 * cut: a whole VMA no larger than that goes to walk_page_vma()
@@ -437,11 +491,11 @@ static int mi_walk_range(struct mi_walk *w, struct vm_area_struct *vma,
 		 * else up to the next PMD boundary.
 		 */
 		if (addr == vma->vm_start && vma->vm_end <= end &&
-		    vma->vm_end - addr <= PMD_SIZE) {
+		    vma->vm_end <= ops_end && vma->vm_end - addr <= PMD_SIZE) {
 			next = vma->vm_end;
 			static_call(mi_walk_page_vma)(vma, ops, mss);
 		} else {
-			next = min3(end, vma->vm_end,
+			next = min3(end, ops_end,
 				    (addr + PMD_SIZE) & PMD_MASK);
 			static_call(mi_walk_page_range)(w->mm, addr, next, ops,
 							mss);
@@ -454,11 +508,13 @@ static int mi_walk_range(struct mi_walk *w, struct vm_area_struct *vma,
 		if (err || w->exited)
 			break;
 		/*
-		 * Past this VMA, or it may be gone (the lock was dropped):
-		 * resume by address.
+		 * Past this VMA, or it may be gone or replaced (the lock was
+		 * dropped): resume by address, with ops chosen afresh.
 		 */
-		if (w->dropped || addr >= vma->vm_end)
+		if (w->dropped || addr >= vma->vm_end) {
 			vma = find_vma(w->mm, addr);
+			ops = NULL;
+		}
 	}
 	*addrp = vma ? addr : end;
 	return err;
@@ -589,12 +645,25 @@ static ssize_t mi_target_write(struct mi_target *t, const char __user *ubuf,
 	return count;
 }
 
+/* "# pid N (comm): why": the comm escaped, so the note stays one line */
+static void mi_put_note(struct seq_file *m, const struct mi_found *f)
+{
+	seq_printf(m, "# pid %d (", f->nr);
+	mi_put_comm(m, f->comm);
+	seq_printf(m, "): %s\n", f->why);
+}
+
 static void mi_put_kb(struct seq_file *m, unsigned long bytes)
 {
 	seq_printf(m, " %lu", bytes >> 10);
 }
 
-static void mi_put_mss(struct seq_file *m, const struct mi_mss *s, bool ok)
+/*
+ * The walk figures, or "-" for each when the walk is unavailable.  Without
+ * the swap helpers (mm.swap_pss unavailable) swap_kb misses shmem swap and
+ * swap_pss_kb cannot split shared entries: both are "-", not a wrong number.
+ */
+static void mi_put_mss(struct seq_file *m, const struct mi_mss *s)
 {
 	unsigned long v[] = {
 		s->resident, s->pss >> MI_PSS_SHIFT,
@@ -606,10 +675,12 @@ static void mi_put_mss(struct seq_file *m, const struct mi_mss *s, bool ok)
 		s->shmem_thp, s->file_thp, s->swap,
 		s->swap_pss >> MI_PSS_SHIFT, s->pss_locked >> MI_PSS_SHIFT,
 	};
+	const unsigned int swap = 17, swap_pss = 18;	/* indices in v[] */
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(v); i++) {
-		if (ok)
+		if (mi_pm.walk &&
+		    (mi_pm.swap_figs || (i != swap && i != swap_pss)))
 			mi_put_kb(m, v[i]);
 		else
 			seq_puts(m, " -");
@@ -682,7 +753,7 @@ static int mi_mm_show(struct seq_file *m, void *unused)
 		return err;
 	seq_puts(m, MI_MM_HEADER);
 	if (!f.mm) {
-		seq_printf(m, "# pid %d (%s): %s\n", f.nr, f.comm, f.why);
+		mi_put_note(m, &f);
 		return 0;
 	}
 	w.mm = f.mm;
@@ -726,8 +797,10 @@ static int mi_mm_show(struct seq_file *m, void *unused)
 		seq_printf(m, " %lu", vmas);
 	else
 		seq_puts(m, " -");
-	mi_put_mss(m, &mss, mi_pm.walk);
-	seq_printf(m, " %s\n", f.comm);
+	mi_put_mss(m, &mss);
+	seq_putc(m, ' ');
+	mi_put_comm(m, f.comm);
+	seq_putc(m, '\n');
 	if (w.exited)
 		seq_puts(m, "# the target exited during the read: the walk stopped there\n");
 put:
@@ -884,25 +957,33 @@ static void mi_vmas_stop(struct seq_file *m, void *v)
 	it->got_mm = false;
 }
 
-static void mi_vmas_name(struct seq_file *m, struct mm_struct *mm,
-			 struct vm_area_struct *vma, struct file **file,
-			 const char **name)
+/* A VMA's name: an open file, or text copied to @name ("" for none). */
+#define MI_VMA_NAME_LEN	64
+
+static void mi_vmas_name(struct mm_struct *mm, struct vm_area_struct *vma,
+			 struct file **file, char *name)
 {
+	const char *n = NULL;
+
 	*file = NULL;
-	*name = NULL;
+	name[0] = '\0';
 	if (vma->vm_file) {
 		*file = get_file(vma->vm_file);
 		return;
 	}
+	/*
+	 * Copied, not kept: the walk may drop mmap_lock before the name is
+	 * printed, and what vm_ops->name() returns belongs to the VMA.
+	 */
 	if (vma->vm_ops && vma->vm_ops->name)
-		*name = vma->vm_ops->name(vma);
-	if (*name)
-		return;
-	if (vma->vm_start <= mm->brk && vma->vm_end >= mm->start_brk)
-		*name = "[heap]";
-	else if (vma->vm_start <= mm->start_stack &&
+		n = vma->vm_ops->name(vma);
+	if (!n && vma->vm_start <= mm->brk && vma->vm_end >= mm->start_brk)
+		n = "[heap]";
+	else if (!n && vma->vm_start <= mm->start_stack &&
 		 vma->vm_end >= mm->start_stack)
-		*name = "[stack]";
+		n = "[stack]";
+	if (n)
+		strscpy(name, n, MI_VMA_NAME_LEN);
 }
 
 static int mi_vmas_show(struct seq_file *m, void *v)
@@ -912,7 +993,7 @@ static int mi_vmas_show(struct seq_file *m, void *v)
 	unsigned long start, end, flags, pgoff;
 	unsigned long long ino = 0;
 	struct mi_mss mss = { };
-	const char *name;
+	char name[MI_VMA_NAME_LEN];
 	struct file *file;
 	dev_t dev = 0;
 	int err = 0;
@@ -920,8 +1001,7 @@ static int mi_vmas_show(struct seq_file *m, void *v)
 	if (v == SEQ_START_TOKEN) {
 		seq_puts(m, MI_VMAS_HEADER);
 		if (!it->mm)
-			seq_printf(m, "# pid %d (%s): %s\n", it->found.nr,
-				   it->found.comm, it->found.why);
+			mi_put_note(m, &it->found);
 		return 0;
 	}
 	if (v == MI_VMAS_NOTE) {
@@ -935,7 +1015,7 @@ static int mi_vmas_show(struct seq_file *m, void *v)
 	end = vma->vm_end;
 	flags = vma->vm_flags;
 	pgoff = vma->vm_pgoff;
-	mi_vmas_name(m, it->mm, vma, &file, &name);
+	mi_vmas_name(it->mm, vma, &file, name);
 	if (file) {
 		struct inode *inode = file_inode(file);
 
@@ -945,6 +1025,8 @@ static int mi_vmas_show(struct seq_file *m, void *v)
 	if (mi_pm.walk) {
 		unsigned long addr = start;
 
+		/* Each row counts its own shmem swap (as smaps per VMA). */
+		it->w.swap_counted = 0;
 		err = mi_walk_range(&it->w, vma, &addr, end, &mss);
 	}
 
@@ -954,13 +1036,13 @@ static int mi_vmas_show(struct seq_file *m, void *v)
 		   flags & VM_MAYSHARE ? 's' : 'p', flags,
 		   (unsigned long long)pgoff << PAGE_SHIFT, MAJOR(dev),
 		   MINOR(dev), ino, (end - start) >> 10);
-	mi_put_mss(m, &mss, mi_pm.walk);
+	mi_put_mss(m, &mss);
 	seq_putc(m, ' ');
 	if (file) {
 		seq_file_path(m, file, "\n");
 		fput(file);
 	} else {
-		seq_puts(m, name ? name : "-");
+		seq_puts(m, name[0] ? name : "-");
 	}
 	seq_putc(m, '\n');
 	if (!err && it->w.exited)
@@ -1103,6 +1185,7 @@ void mi_procmem_init(void)
 			static_call_update(mi_shmem_partial_swap_usage,
 					   (typeof(shmem_partial_swap_usage) *)a);
 		mi_pm.swap = ok;
+		mi_pm.swap_figs = ok;
 		if (ok)
 			mi_cap_set(&caps[MI_CAP_SWAP], true,
 				   "swp_swapcount, shmem_swap_usage (not exported) via ksyms");
@@ -1112,6 +1195,8 @@ void mi_procmem_init(void)
 			mi_cap_set(&caps[MI_CAP_SWAP], false,
 				   "the page walk is unavailable");
 	} else {
+		/* Nothing can be in swap, or no shmem: the figures are right. */
+		mi_pm.swap_figs = mi_pm.walk;
 		mi_cap_set(&caps[MI_CAP_SWAP], mi_pm.walk,
 			   "no CONFIG_SWAP or CONFIG_SHMEM: swap is 0");
 	}

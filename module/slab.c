@@ -703,12 +703,21 @@ static void mi_show_notes(struct seq_file *m, const struct mi_slab_snap *s)
 /*
  * Positions: 0 the header, 1..nr the caches, nr + 1 the notes.  The
  * snapshot is taken at the first start(), after seq_read() has allocated
- * its buffer, as /proc/slabinfo's counts include its own buffer.
+ * its buffer, as /proc/slabinfo's counts include its own buffer, and again
+ * at every read from offset 0 (a rewind by lseek() or pread()): then
+ * start() is at position 0 with read_pos 0.  A read that continues, or a
+ * seek elsewhere (seq_file replays from position 0 with read_pos where
+ * the last read ended), keeps the snapshot, so one pass stays consistent.
  */
 static void *mi_slabs_start(struct seq_file *m, loff_t *pos)
 {
 	const struct mi_slab_snap *snap = m->private;
 
+	if (snap && !*pos && !m->read_pos) {
+		mi_snap_free((struct mi_slab_snap *)snap);
+		snap = NULL;
+		m->private = NULL;
+	}
 	if (!snap) {
 		snap = mi_snap_take();
 		if (IS_ERR(snap))

@@ -324,6 +324,37 @@ mi_restore()
 	fi
 }
 
+# swap_on: a 256 MiB zram swap device (scripts/vm-run loads zram; its
+# /meminspect/zram/status says how); sets $zdev, or says why not
+swap_on()
+{
+	_zs=$(cat /meminspect/zram/status 2>/dev/null)
+	case $_zs in
+	loaded | builtin) ;;
+	*) zwhy=${_zs:-no /meminspect/zram/status: not a scripts/vm-run guest}; return 1 ;;
+	esac
+	if [ "$(cat /sys/block/zram0/disksize 2>/dev/null)" = 0 ]; then
+		_z=0
+	else
+		_z=$(cat /sys/class/zram-control/hot_add 2>/dev/null) ||
+			{ zwhy="no free zram device"; return 1; }
+	fi
+	zdev=/dev/zram$_z
+	echo 256M > "/sys/block/zram$_z/disksize" &&
+		mkswap "$zdev" > /dev/null && swapon "$zdev" ||
+		{ zwhy="setting up $zdev as swap failed"; return 1; }
+}
+
+# swap_off: swapoff and reset what swap_on set up (the caller keeps $zdev
+# empty until swap_on, and calls swap_off at exit)
+swap_off()
+{
+	[ -n "$zdev" ] || return 0
+	swapoff "$zdev"
+	echo 1 > "/sys/block/${zdev#/dev/}/reset"
+	zdev=
+}
+
 # mi_tmpdir: a fresh directory for one test's scratch files
 # snap_files DEST FILE [DEST FILE]...: read the FILEs back to back in one
 # process (progs/readseq.c says why: with one cat per file, fork, exec and

@@ -149,14 +149,20 @@ reload()
 	insmod "$MI_KO" "$@"
 }
 
-for arg in walk_budget=0 walk_budget=-1 walk_budget=abc walk_budget=1048577 \
-	walk_budget=99999999999999999999 walk_budget=; do
+for arg in walk_budget=0 walk_budget=-1 walk_budget=abc walk_budget=100001 \
+	walk_budget=1048576 walk_budget=99999999999999999999 walk_budget=; do
 	if reload "$arg" 2>/dev/null; then
 		fail "insmod $arg is refused"
 	else
 		check "insmod $arg is refused, module not loaded" not_loaded
 	fi
 done
+if reload walk_budget=100000; then
+	got=$(cat /sys/module/meminspect/parameters/walk_budget)
+	check "walk_budget=100000 (the highest): parameter reads $got" [ "$got" = 100000 ]
+else
+	fail "insmod walk_budget=100000 (the highest)"
+fi
 SMALL=16
 if reload walk_budget=$SMALL; then
 	got=$(cat /sys/module/meminspect/parameters/walk_budget)

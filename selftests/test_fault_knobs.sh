@@ -59,6 +59,17 @@ fset aim-comm 'with space'
 check_eq "fault: aim-comm keeps a space" "$(fget aim-comm)" "with space"
 fault_defaults
 
+# one open file: read, write, read again (the write after a read was
+# refused with EINVAL); the second read shows the new value from its start
+for kv in interval=9 sites=slab aim-comm=x; do
+	k=${kv%%=*} v=${kv#*=}
+	got=$( (exec 3<>"$MI_FAULT/$k" && cat <&3 > /dev/null &&
+		printf '%s\n' "$v" >&3 && cat <&3) 2>&1)
+	check_eq "fault: $k on one open file: read, write '$v', read back '$v'" \
+		"$got/$(fget "$k")" "$v/$v"
+done
+fault_defaults
+
 # -- invalid writes: an error, and nothing changes ---------------------------
 
 # bad KNOB VALUE ERRTEXT

@@ -18,35 +18,6 @@ cleanup()
 	rm -rf "$T"
 }
 
-# swap_on: a 256 MiB zram swap device (scripts/vm-run loads zram; its
-# /meminspect/zram/status says how); sets $zdev, or says why not
-swap_on()
-{
-	_zs=$(cat /meminspect/zram/status 2>/dev/null)
-	case $_zs in
-	loaded | builtin) ;;
-	*) zwhy=${_zs:-no /meminspect/zram/status: not a scripts/vm-run guest}; return 1 ;;
-	esac
-	if [ "$(cat /sys/block/zram0/disksize 2>/dev/null)" = 0 ]; then
-		_z=0
-	else
-		_z=$(cat /sys/class/zram-control/hot_add 2>/dev/null) ||
-			{ zwhy="no free zram device"; return 1; }
-	fi
-	zdev=/dev/zram$_z
-	echo 256M > "/sys/block/zram$_z/disksize" &&
-		mkswap "$zdev" > /dev/null && swapon "$zdev" ||
-		{ zwhy="setting up $zdev as swap failed"; return 1; }
-}
-
-# swap_off: swapoff and reset what swap_on set up
-swap_off()
-{
-	[ -n "$zdev" ] || return 0
-	swapoff "$zdev"
-	echo 1 > "/sys/block/${zdev#/dev/}/reset"
-	zdev=
-}
 trap cleanup EXIT
 
 require_file "$MI_DIR/mm"

@@ -299,6 +299,15 @@ for n in 1000 1500 37 4000 0; do
 	objs_check $n
 done
 
+# rewinding one open file takes a new snapshot: pread() at 0 and lseek(0)
+# read the counts after each write, not the first read's
+"$ST_DIR/progs/reread" "$SLABS" "$C" active_objs \
+	"$MI_TEST_DIR/slab_objs" 1000 "$MI_TEST_DIR/slab_objs" 37 \
+	"$MI_TEST_DIR/slab_objs" 0 > "$T/reread" 2>&1
+got=$(awk '{ printf "%s%s", (NR > 1 ? " " : ""), $NF }' "$T/reread")
+check "one open slabs file read from 0 again (pread, lseek+read) after holding 1000, 37, 0 objects: active_objs $got (want 0 1000 37 0)" \
+	[ "$got" = "0 1000 37 0" ]
+
 # bad_write FILE INPUT ERRTEXT: fails with that error, FILE unchanged
 bad_write()
 {

@@ -24,10 +24,11 @@ static const struct t_budget_case t_budget_cases[] = {
 	{ "1024", 0, 1024 },			/* default */
 	{ "1024\n", 0, 1024 },			/* one trailing newline */
 	{ "+16", 0, 16 },			/* kstrtouint() takes a '+' */
-	{ "1048576", 0, MI_WALK_BUDGET_MAX },	/* highest */
-	{ "0001048576", 0, MI_WALK_BUDGET_MAX },	/* leading zeros */
+	{ "100000", 0, MI_WALK_BUDGET_MAX },	/* highest */
+	{ "0000100000", 0, MI_WALK_BUDGET_MAX },	/* leading zeros */
 	{ "0", -ERANGE, 0 },			/* one below */
-	{ "1048577", -ERANGE, 0 },		/* one above */
+	{ "100001", -ERANGE, 0 },		/* one above */
+	{ "1048576", -ERANGE, 0 },		/* the old highest */
 	{ "4294967295", -ERANGE, 0 },		/* UINT_MAX */
 	{ "4294967296", -ERANGE, 0 },		/* UINT_MAX + 1: overflow */
 	{ "147573952589676412928", -ERANGE, 0 },	/* 2^67 */

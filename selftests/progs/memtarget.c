@@ -24,6 +24,11 @@
  *                              Prints "swapped NAME KB" per range (its pages
  *                              not in memory, by mincore) before "ready"
  *   memtarget exit N MS        N VMAs, exits after MS milliseconds
+ *   memtarget name NAME        names itself NAME (prctl(PR_SET_NAME): any
+ *                              bytes, a newline and spaces included), and
+ *                              forks a child that names itself NAME and
+ *                              exits at once: a zombie until SIGTERM; then
+ *                              waits
  *   memtarget noptrace FILE    drops CAP_SYS_PTRACE (and CAP_SYS_ADMIN,
  *                              CAP_PERFMON), opens /proc/CHILD/smaps_rollup
  *                              of a child running as nobody, writes the
@@ -424,6 +429,22 @@ static int noptrace(const char *file)
 	return 0;
 }
 
+static int named(const char *name)
+{
+	child = fork();
+	if (child < 0)
+		die("fork");
+	if (child == 0) {
+		prctl(PR_SET_NAME, name, 0, 0, 0);
+		_exit(0);
+	}
+	if (prctl(PR_SET_NAME, name, 0, 0, 0))
+		die("prctl(PR_SET_NAME)");
+	ready();
+	wait_for_term();
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = on_term };
@@ -445,6 +466,8 @@ int main(int argc, char **argv)
 		return exit_after(atol(argv[2]), atol(argv[3]));
 	if (argc == 3 && !strcmp(argv[1], "noptrace"))
 		return noptrace(argv[2]);
-	fprintf(stderr, "usage: memtarget basic DIR | vmas N MIB | churn [N MIB] | swap DIR | exit N MS | noptrace FILE\n");
+	if (argc == 3 && !strcmp(argv[1], "name"))
+		return named(argv[2]);
+	fprintf(stderr, "usage: memtarget basic DIR | vmas N MIB | churn [N MIB] | swap DIR | exit N MS | noptrace FILE | name NAME\n");
 	return 2;
 }

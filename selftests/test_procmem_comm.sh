@@ -1,0 +1,102 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# A process may name itself anything (prctl(PR_SET_NAME)); its comm in mm,
+# in the "# pid N (comm)" notes of mm and vmas, and in the reader's top is
+# escaped (spaces, backslashes and non-printing characters as \ooo, as the
+# fault log prints comm), so that a newline or a space in it cannot forge
+# a record or a field (docs/procmem.md).
+. "${ST_DIR:-$(dirname "$0")}/lib.sh"
+
+T=$(mi_tmpdir comm) || exit 1
+MT=${MI_MEMTARGET:-$ST_DIR/progs/memtarget}
+tpid=
+cleanup()
+{
+	[ -n "$tpid" ] && kill "$tpid" 2>/dev/null
+	wait 2>/dev/null
+	rm -rf "$T"
+}
+trap cleanup EXIT
+trap 'exit 143' TERM INT
+
+require_file "$MI_DIR/mm"
+require_file "$MI_DIR/vmas"
+if [ "$(cap_available pid_select)" != yes ]; then
+	skip "comm of another process in mm and vmas" "$(cap_detail pid_select)"
+	exit 0
+fi
+
+NAME=$(printf 'a\nb c')
+# passed to awk through the environment: -v would expand the escapes
+WANT='a\012b\040c'
+export WANT
+
+# pm_read FILE PID: FILE (mm or vmas) of PID on stdout
+pm_read()
+{
+	(
+		exec 3<>"$MI_DIR/$1" || exit 1
+		echo "$2" >&3 || exit 1
+		cat <&3
+	)
+}
+
+"$MT" name "$NAME" > "$T/out" 2>&1 &
+tpid=$!
+i=0
+while ! grep -q '^ready' "$T/out" 2>/dev/null; do
+	i=$((i + 1))
+	if [ $i -gt 300 ] || ! kill -0 "$tpid" 2>/dev/null; then
+		fail "memtarget name did not get ready: $(cat "$T/out")"
+		exit 0
+	fi
+	sleep 0.1
+done
+cpid=$(awk '/^ready/ { print $3 }' "$T/out")
+# the child names itself and exits: wait until it is a zombie
+i=0
+while [ "$(awk '{ s = $0; sub(/.*\) /, "", s); split(s, f, " "); print f[1] }' "/proc/$cpid/stat" 2>/dev/null)" != Z ]; do
+	i=$((i + 1))
+	[ $i -gt 100 ] && break
+	sleep 0.1
+done
+diag "target $tpid, zombie child $cpid, named $(od -c "/proc/$tpid/comm" | head -n 1)"
+
+# mm of the target: the header and one record as wide as the header, its
+# last field the escaped name
+pm_read mm "$tpid" > "$T/mm"
+awk 'BEGIN { want = ENVIRON["WANT"] }
+	NR == 1 { n = NF; next }
+	{ recs++; if (NF != n || $NF != want) bad = bad " line " NR ": " NF " fields, comm " $NF }
+	END { if (NR != 2 || recs != 1 || bad != "") { print "lines " NR bad; exit 1 } }' "$T/mm" > "$T/why"
+check "mm of a process named 'a\\nb c': header and one record of the header's width, comm $WANT ($(cat "$T/why"))" \
+	test ! -s "$T/why"
+
+# the zombie's notes in mm and vmas: header and one "# pid N (comm)" line
+for f in mm vmas; do
+	pm_read "$f" "$cpid" > "$T/z$f"
+	check "$f of the zombie named 'a\\nb c': header and one note, '# pid $cpid ($WANT): zombie...' ($(sed -n 2,4p "$T/z$f" | tr '\n' '|'))" \
+		awk -v pid="$cpid" 'BEGIN { want = "# pid " pid " (" ENVIRON["WANT"] "): zombie" }
+			NR == 2 { l = $0 }
+			END { exit !(NR == 2 && index(l, want) == 1) }' "$T/z$f"
+done
+
+# the reader: mm PID and top show the escaped name, and no forged line
+"$MI_READER" mm "$tpid" > "$T/rmm" 2>&1
+rc=$?
+check "meminspect mm $tpid: exit 0 ($rc), the name shown as $WANT" \
+	grep -qF "$WANT" "$T/rmm"
+"$MI_READER" top > "$T/top" 2>&1
+rc=$?
+check "meminspect top: exit 0 ($rc), the target's row ends with $WANT, no row starts with 'b'" \
+	awk -v pid="$tpid" -v rc="$rc" 'BEGIN { want = ENVIRON["WANT"] }
+		$1 == pid && $NF == want { found = 1 }
+		$1 == "b" || $1 == "c" { forged = 1 }
+		END { exit !(rc == 0 && found && !forged) }' "$T/top"
+[ -s "$T/top" ] && grep -F "$WANT" "$T/top" | sed 's/^/# top: /'
+
+kill "$tpid"
+wait "$tpid"
+rc=$?
+tpid=
+check "memtarget name exits 0 on SIGTERM ($rc)" [ "$rc" -eq 0 ]
