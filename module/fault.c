@@ -326,6 +326,12 @@ static int mi_fault_arm(void)
 			return -EINVAL;
 		}
 	}
+	/* resolved again: a module's function may have gone since the write */
+	err = mi_fault_exclude_arm(s->exclude_caller);
+	if (err) {
+		pr_warn("fault: arming: exclude-caller names a function that is gone\n");
+		goto clear_mod;
+	}
 	mi_fault_reset_counters();
 
 	/* the probes are live as they are registered: spare this task */
@@ -353,6 +359,7 @@ unregister:
 clear_owner:
 	mi_fault_set_owner(false);
 	mi_fault_quiesce();
+clear_mod:
 	mi_fault_aim_module_arm(NULL);
 	return err;
 }
@@ -409,6 +416,11 @@ static int mi_fault_commit(enum mi_fault_knob knob,
 	case MI_FK_AIM_MODULE:
 		if (s->aim_module[0] && !mi_fault_find_module(s->aim_module))
 			return -EINVAL;
+		break;
+	case MI_FK_EXCLUDE_CALLER:
+		err = mi_fault_exclude_check(s->exclude_caller);
+		if (err)
+			return err;
 		break;
 	default:
 		break;
@@ -583,9 +595,21 @@ static int mi_fault_log_show(struct seq_file *m, void *unused)
 	return 0;
 }
 
+static int mi_fault_excluded_show(struct seq_file *m, void *unused)
+{
+	int err = mutex_lock_killable(&mi_fault.lock);
+
+	if (err)
+		return err;
+	mi_fault_exclude_show(m);
+	mutex_unlock(&mi_fault.lock);
+	return 0;
+}
+
 DEFINE_SHOW_ATTRIBUTE(mi_fault_settings);
 DEFINE_SHOW_ATTRIBUTE(mi_fault_stats);
 DEFINE_SHOW_ATTRIBUTE(mi_fault_log);
+DEFINE_SHOW_ATTRIBUTE(mi_fault_excluded);
 
 /* ---- init and exit ----------------------------------------------------- */
 
@@ -602,6 +626,7 @@ int mi_fault_init(struct dentry *parent)
 
 	mi_fault_probes_init(&mi_fault_caps[R_SLAB]);
 	mi_fault_caller_init();
+	mi_fault_exclude_init();
 	err = mi_fault_aim_init();
 	if (err)
 		return err;
@@ -646,6 +671,9 @@ int mi_fault_init(struct dentry *parent)
 	if (!IS_ERR(file))
 		file = debugfs_create_file("log", 0400, mi_fault.dir, NULL,
 					   &mi_fault_log_fops);
+	if (!IS_ERR(file))
+		file = debugfs_create_file("excluded", 0400, mi_fault.dir,
+					   NULL, &mi_fault_excluded_fops);
 	if (IS_ERR(file)) {
 		err = PTR_ERR(file);
 		goto remove;

@@ -16,6 +16,7 @@ struct cgroup;
 struct dentry;
 struct module;
 struct pid;
+struct seq_file;
 struct mi_cap;
 
 enum mi_fault_site {
@@ -76,6 +77,13 @@ unsigned int mi_fault_nr_wrappers(void);
 unsigned long mi_fault_alloc_caller(const struct mi_fault_call *c);
 bool mi_fault_caller_in(const struct mi_fault_call *c, struct module *mod,
 			unsigned int depth);
+
+/* fault_caller.c: exclude-caller and the built-in spared callers */
+void mi_fault_exclude_init(void);
+int mi_fault_exclude_check(const char *list);
+int mi_fault_exclude_arm(const char *list);
+bool mi_fault_excluded(const struct mi_fault_call *c);
+void mi_fault_exclude_show(struct seq_file *m);
 
 /* fault.c: called by the handler */
 enum { MI_CNT_CHECKED, MI_CNT_MATCHED, MI_CNT_FAILED, MI_CNT_NOFAIL,

@@ -241,6 +241,9 @@ static int mi_fault_pre(struct kprobe *kp, struct pt_regs *regs)
 		mi_fault_count(c.site, MI_CNT_NOFAIL);
 		return 0;
 	}
+	/* callers that panic on failure, and the user's (exclude-caller) */
+	if (mi_fault_excluded(&c))
+		return 0;
 	if (!mi_fault_decide(&c))
 		return 0;
 	mi_fault_count(c.site, MI_CNT_FAILED);

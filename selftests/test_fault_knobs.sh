@@ -20,15 +20,15 @@ cat "$MI_FAULT/settings" > "$T/settings"
 for kv in sites=none probability=100 interval=1 times=1 space=0 verbose=1 \
 	ignore-gfp-wait=N ignore-gfp-highmem=N min-order=0 max-order="$maxo" \
 	nth=0 aim-pid=0 aim-children=N aim-comm= aim-cgroup= aim-cache= \
-	aim-size= aim-module= aim-depth=8 armed=0; do
+	aim-size= aim-module= aim-depth=8 exclude-caller= armed=0; do
 	k=${kv%%=*} v=${kv#*=}
 	check_eq "fault: $k reads its default '$v'" "$(fget "$k")" "$v"
 	sv=$(mi_lookup "$T/settings" "$k" value)
 	check_eq "fault: settings row $k is '${v:--}'" "$sv" "${v:--}"
 done
-check_eq "fault: settings lists the 20 knobs in the documented order" \
+check_eq "fault: settings lists the 21 knobs in the documented order" \
 	"$(awk 'NR > 1 { printf "%s ", $1 }' "$T/settings")" \
-	"sites probability interval times space verbose ignore-gfp-wait ignore-gfp-highmem min-order max-order nth aim-pid aim-children aim-comm aim-cgroup aim-cache aim-size aim-module aim-depth armed "
+	"sites probability interval times space verbose ignore-gfp-wait ignore-gfp-highmem min-order max-order nth aim-pid aim-children aim-comm aim-cgroup aim-cache aim-size aim-module aim-depth exclude-caller armed "
 
 # -- valid writes read back ----------------------------------------------------
 
@@ -36,7 +36,8 @@ for kv in sites=slab,pages sites=pages probability=0 interval=7 times=-1 \
 	space=4096 verbose=2 ignore-gfp-wait=Y ignore-gfp-highmem=Y \
 	min-order=1 max-order=3 nth=5 aim-children=Y aim-comm=a_b aim-cgroup=/ \
 	aim-size=100-200 aim-module=meminspect \
-	aim-depth=32 aim-pid=$$; do
+	aim-depth=32 exclude-caller=kstrdup exclude-caller=kstrdup,kmemdup \
+	aim-pid=$$; do
 	k=${kv%%=*} v=${kv#*=}
 	if fset "$k" "$v" && [ "$(fget "$k")" = "$v" ] &&
 	   [ "$(mi_lookup "$MI_FAULT/settings" "$k" value)" = "$v" ]; then
@@ -121,6 +122,13 @@ bad aim-size -5 "$EINVAL"
 bad aim-module no_such_module "$EINVAL"
 bad aim-depth 0 "$ERANGE"
 bad aim-depth 33 "$ERANGE"
+bad exclude-caller no_such_function_here "$EINVAL"
+bad exclude-caller kstrdup,no_such_function_here "$EINVAL"
+bad exclude-caller kstrdup,,kmemdup "$EINVAL"
+bad exclude-caller ,kstrdup "$EINVAL"
+bad exclude-caller kstrdup, "$EINVAL"
+bad exclude-caller 'kstrdup kmemdup' "$EINVAL"
+bad exclude-caller a,b,c,d,e,f,g,h,i "$ERANGE"
 bad armed 2 "$ERANGE"
 # a pid that is not running: the highest pid in use plus a margin
 free_pid=$(($(ls /proc | awk '/^[0-9]+$/ && $1 > m { m = $1 } END { print m }') + 1000))

@@ -38,7 +38,7 @@ static const char *const knobs[] = {
 	"sites", "probability", "interval", "times", "space", "verbose",
 	"ignore-gfp-wait", "ignore-gfp-highmem", "min-order", "max-order", "nth",
 	"aim-pid", "aim-children", "aim-comm", "aim-cgroup", "aim-cache", "aim-size",
-	"aim-module", "aim-depth", "armed",
+	"aim-module", "aim-depth", "exclude-caller", "armed",
 };
 
 #define NKNOBS (sizeof(knobs) / sizeof(knobs[0]))
@@ -53,6 +53,18 @@ static const char *const stats_fields[] = {
 	"site", "attached", "checked", "matched", "failed", "nofail", NULL };
 static const char *const log_fields[] = {
 	"seq", "site", "pid", "comm", "size", "order", "gfp", "caller", NULL };
+static const char *const excluded_fields[] = {
+	"caller", "origin", "present", "spared", NULL };
+
+/* At most this many spared callers reported by a sweep. */
+#define SPARED_KEEP 32
+
+/* A caller that exclude-caller (or the module's built-in list) spared. */
+struct spared {
+	char *caller, *origin;
+	long long allocations;
+	unsigned long runs;
+};
 
 /*
  * scripts/splat-patterns, line for line (userspace/tests/fault.sh checks
@@ -851,8 +863,54 @@ static char *last_caller(const struct mi_table *log)
 	return n ? strdup(mi_get(log, n - 1, "caller")) : NULL;
 }
 
+/*
+ * Add this run's spared allocations (fault/excluded, absent on a module
+ * without exclude-caller) to @sp.
+ */
+static int add_spared(struct fault *f, struct spared *sp, size_t *nsp)
+{
+	char path[PATH_MAX + 16];
+	struct mi_table *t;
+	long long v;
+	int st;
+
+	snprintf(path, sizeof(path), "%s/excluded", f->path);
+	if (access(path, F_OK))
+		return FST_OK;
+	st = load_fault(f, "excluded", excluded_fields, &t);
+	if (st)
+		return st;
+	for (size_t r = 0; r < mi_nrecords(t); r++) {
+		const char *c = mi_get(t, r, "caller");
+		size_t i;
+
+		if (mi_parse_s64(mi_get(t, r, "spared"), &v) || v <= 0)
+			continue;
+		for (i = 0; i < *nsp && strcmp(sp[i].caller, c); i++)
+			;
+		if (i == *nsp) {
+			if (*nsp == SPARED_KEEP)
+				continue;
+			sp[i].caller = strdup(c);
+			sp[i].origin = strdup(mi_get(t, r, "origin"));
+			if (!sp[i].caller || !sp[i].origin) {
+				free(sp[i].caller);
+				free(sp[i].origin);
+				mi_table_free(t);
+				fprintf(stderr, "meminspect: out of memory\n");
+				return FST_FORMAT;
+			}
+			(*nsp)++;
+		}
+		sp[i].allocations += v;
+		sp[i].runs++;
+	}
+	mi_table_free(t);
+	return FST_OK;
+}
+
 static int sweep_print(struct fault *f, struct run_result *res, size_t nres, bool complete,
-		       bool splat)
+		       bool splat, const struct spared *sp, size_t nsp)
 {
 	char *text = NULL, num[24];
 	size_t len = 0;
@@ -894,6 +952,19 @@ static int sweep_print(struct fault *f, struct run_result *res, size_t nres, boo
 		json_key(&j, "complete");
 		json_value(&j, complete ? "1" : "0");
 		JNUM("failure_points", "%zu", complete ? nres - 1 : nres);
+		json_key(&j, "spared");
+		json_begin_array(&j);
+		for (size_t i = 0; i < nsp; i++) {
+			json_begin_object(&j);
+			json_key(&j, "caller");
+			json_string(&j, sp[i].caller);
+			json_key(&j, "origin");
+			json_string(&j, sp[i].origin);
+			JNUM("allocations", "%lld", sp[i].allocations);
+			JNUM("runs", "%lu", sp[i].runs);
+			json_end_object(&j);
+		}
+		json_end_array(&j);
 		json_key(&j, "clean");
 		json_value(&j, splat ? "0" : "1");
 #undef JNUM
@@ -919,6 +990,12 @@ static int sweep_print(struct fault *f, struct run_result *res, size_t nres, boo
 			nres - 1);
 	else
 		fprintf(m, "# incomplete: stopped after %zu runs\n", nres);
+	for (size_t i = 0; i < nsp; i++)
+		fprintf(m, "# spared: %lld allocations in %lu runs under %s (%s)\n",
+			sp[i].allocations, sp[i].runs, sp[i].caller,
+			!strcmp(sp[i].origin, "builtin") ?
+			"built in: the kernel panics when it fails, docs/fault.md" :
+			"exclude-caller");
 	fprintf(m, "# %s\n", splat ? "a run left a kernel splat or a new taint" :
 		"no kernel splat, no new taint");
 	return print_parsed(f, m, &text, &len, "sweep");
@@ -930,7 +1007,8 @@ static int fault_sweep(struct fault *f)
 	struct mi_table *stats, *log;
 	bool complete = false, splat = false;
 	struct klog k = { .fd = -1 };
-	size_t nres = 0;
+	struct spared sp[SPARED_KEEP] = { { 0 } };
+	size_t nres = 0, nsp = 0;
 	int st, rst;
 
 	if (!res) {
@@ -973,6 +1051,9 @@ static int fault_sweep(struct fault *f)
 			break;
 		r->caller = r->failed ? last_caller(log) : NULL;
 		mi_table_free(log);
+		st = add_spared(f, sp, &nsp);
+		if (st)
+			break;
 		klog_read(&k, r);
 		if (k.tainted != ULONG_MAX && read_tainted(&k, &taint)) {
 			r->new_taint = taint & ~k.tainted & ~TAINT_EXPECTED;
@@ -987,9 +1068,13 @@ static int fault_sweep(struct fault *f)
 	}
 	rst = restore_options(f);
 	if (!st && nres)
-		st = sweep_print(f, res, nres, complete, splat);
+		st = sweep_print(f, res, nres, complete, splat, sp, nsp);
 	for (size_t i = 0; i < nres; i++)
 		free_result(&res[i]);
+	for (size_t i = 0; i < nsp; i++) {
+		free(sp[i].caller);
+		free(sp[i].origin);
+	}
 	free(res);
 	klog_close(&k);
 	free_saved(f);
@@ -1023,7 +1108,8 @@ static const char fault_help[] =
 	"  set KEY VALUE  write one knob (sites, probability, interval, times, space,\n"
 	"           verbose, ignore-gfp-wait, ignore-gfp-highmem, min-order, max-order,\n"
 	"           nth, aim-pid, aim-children, aim-comm, aim-cgroup, aim-cache,\n"
-	"           aim-size, aim-module, aim-depth, armed); '' for an empty value.\n"
+	"           aim-size, aim-module, aim-depth, exclude-caller, armed); '' for an\n"
+	"           empty value.\n"
 	"           A value the kernel refuses is reported with its error, exit 6.\n"
 	"  run      like the kernel's failcmd.sh: starts COMMAND stopped, aims at it\n"
 	"           (aim-pid, with its children unless --no-children), arms, lets it\n"
@@ -1034,7 +1120,8 @@ static const char fault_help[] =
 	"           run: nth, exit status, failed, matched, kernel splats (the kernel\n"
 	"           log lines matching scripts/splat-patterns), new taint bits, and\n"
 	"           the caller of the injected allocation. The command's output goes\n"
-	"           to /dev/null unless --command-output.\n"
+	"           to /dev/null unless --command-output. '# spared' lines count\n"
+	"           the allocations exclude-caller (or the built-in list) spared.\n"
 	"run and sweep put every knob they changed back when they end. With no\n"
 	"--sites and sites 'none', they use slab.\n"
 	"\n"
@@ -1049,6 +1136,9 @@ static const char fault_help[] =
 	"  --probability P, --interval N, --times N, --space BYTES,\n"
 	"  --min-order N, --max-order N, --verbose N  the knob of that name\n"
 	"  --ignore-gfp-wait[=Y|N], --ignore-gfp-highmem[=Y|N]\n"
+	"  --exclude-caller F,G  exclude-caller: never fail allocations made under\n"
+	"                     these functions (besides the module's built-in list of\n"
+	"                     callers that panic when they fail)\n"
 	"sweep only:\n"
 	"  --max-runs N       stop after N runs (default 1000)\n"
 	"  --command-output   keep the command's stdout and stderr\n"
@@ -1070,7 +1160,8 @@ void fault_usage(FILE *fp)
 enum {
 	O_PID = 256, O_CHILDREN, O_NO_CHILDREN, O_COMM, O_CGROUP, O_CACHE, O_SIZE, O_MODULE,
 	O_DEPTH, O_SITES, O_PROBABILITY, O_INTERVAL, O_TIMES, O_SPACE, O_MIN_ORDER,
-	O_MAX_ORDER, O_VERBOSE, O_GFP_WAIT, O_GFP_HIGHMEM, O_MAX_RUNS, O_COMMAND_OUTPUT,
+	O_MAX_ORDER, O_VERBOSE, O_GFP_WAIT, O_GFP_HIGHMEM, O_EXCLUDE_CALLER, O_MAX_RUNS,
+	O_COMMAND_OUTPUT,
 };
 
 static const struct option fault_longopts[] = {
@@ -1095,6 +1186,7 @@ static const struct option fault_longopts[] = {
 	{ "verbose", required_argument, NULL, O_VERBOSE },
 	{ "ignore-gfp-wait", optional_argument, NULL, O_GFP_WAIT },
 	{ "ignore-gfp-highmem", optional_argument, NULL, O_GFP_HIGHMEM },
+	{ "exclude-caller", required_argument, NULL, O_EXCLUDE_CALLER },
 	{ "max-runs", required_argument, NULL, O_MAX_RUNS },
 	{ "command-output", no_argument, NULL, O_COMMAND_OUTPUT },
 	{ NULL, 0, NULL, 0 },
@@ -1112,6 +1204,7 @@ static const char *const opt_knob[] = {
 	[O_MIN_ORDER - O_PID] = "min-order", [O_MAX_ORDER - O_PID] = "max-order",
 	[O_VERBOSE - O_PID] = "verbose", [O_GFP_WAIT - O_PID] = "ignore-gfp-wait",
 	[O_GFP_HIGHMEM - O_PID] = "ignore-gfp-highmem",
+	[O_EXCLUDE_CALLER - O_PID] = "exclude-caller",
 };
 
 __attribute__((format(printf, 1, 2)))
