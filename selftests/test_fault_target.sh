@@ -34,6 +34,56 @@ check_eq "fault: excluded lists tomoyo_realpath_from_path as built in, present $
 	"$(awk '$1 == "tomoyo_realpath_from_path" { print $2, $3 }' "$MI_FAULT/excluded")" \
 	"builtin $tomoyo"
 
+# -- run: the failure lands in the program, after its exec ---------------------
+
+# an unaimed copy beside it, in a loop: it must never fail
+(
+	i=0
+	while [ ! -e "$T/stop" ] && [ $i -lt 2000 ]; do
+		"$PROG" > /dev/null
+		echo $? >> "$T/copy"
+		i=$((i + 1))
+	done
+) &
+copy=$!
+while [ ! -s "$T/copy" ]; do sleep 0.1; done
+bad=0
+for i in 1 2 3; do
+	"$R" fault run --times 1 -- "$PROG" > "$T/run" 2> "$T/run.err"
+	rc=$?
+	if [ "$rc" = 1 ] && grep -q '^sysprog: [a-z0-9_]*: errno 12 (ENOMEM)$' "$T/run" &&
+	   [ "$(fget armed)" = 0 ]; then
+		:
+	else
+		bad=$((bad + 1))
+		diag "run $i: exit $rc"
+		sed 's/^/# /' "$T/run" | head -n 30
+		sed 's/^/# stderr: /' "$T/run.err" | head -n 5
+	fi
+done
+touch "$T/stop"
+wait $copy
+check_eq "fault run --times 1 -- sysprog: 3 of 3 runs exit 1 with one ENOMEM from the program's own calls, disarmed after" \
+	"$bad" 0
+grep '^sysprog:.*ENOMEM' "$T/run" | sed 's/^/# last run: /'
+check_eq "fault run: the log's one failure is sysprog's" \
+	"$(awk '$1 == "seq" { s = 1; next } s && $1 ~ /^[0-9]+$/ { n++; c = $4 } END { print n + 0, c }' "$T/run")" \
+	"1 sysprog"
+copies=$(grep -c . "$T/copy")
+check_eq "fault run: the unaimed copy beside it never failed ($copies runs)" \
+	"$(grep -vc '^0$' "$T/copy")" 0
+
+# --from-exec: the exec is aimed at too, and its first allocation fails
+"$R" fault run --from-exec --times 1 -- "$PROG" > "$T/run" 2> "$T/run.err"
+rc=$?
+if [ "$rc" = 126 ] && ! grep -q '^sysprog:' "$T/run"; then
+	ok "fault run --from-exec --times 1: the exec fails (126), sysprog never runs"
+else
+	fail "fault run --from-exec --times 1: the exec fails (126), sysprog never runs"
+	diag "exit $rc"
+	sed 's/^/# stderr: /' "$T/run.err" | head -n 3
+fi
+
 # -- sweeps ----------------------------------------------------------------------
 
 # sweep NAME [SWEEP OPTIONS] -- COMMAND...: a slab sweep runs to its clean
@@ -67,7 +117,7 @@ sweep()
 
 # The exec aimed at too: every failure point of execve() of a static
 # program, TOMOYO's realpath among them (a panic unless it is spared).
-sweep "sysprog (from its exec)" -- "$PROG"
+sweep "sysprog (from its exec)" --from-exec -- "$PROG"
 if [ "$tomoyo" = yes ]; then
 	if grep -q '^# spared: [0-9]* allocations in [0-9]* runs under tomoyo_realpath_from_path (built in' "$T/sweep"; then
 		ok "fault: the exec sweep spared tomoyo_realpath_from_path and says so"
@@ -77,3 +127,8 @@ if [ "$tomoyo" = yes ]; then
 else
 	skip "fault: the exec sweep spared tomoyo_realpath_from_path" "no TOMOYO in this kernel"
 fi
+
+# The default: from the exec stop on, the program's own failure points.
+sweep "sysprog" -- "$PROG"
+sweep "busybox ls /" -- busybox ls /
+sweep "busybox cat /proc/meminfo" -- busybox cat /proc/meminfo

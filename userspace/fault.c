@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -140,6 +141,7 @@ struct fault {
 	bool pid_given;
 	unsigned long max_runs;
 	bool command_output;
+	bool from_exec;			/* aim at the exec too (failcmd.sh's way) */
 	char **cmd;
 	/* what run/sweep changed, to put back */
 	char *saved[NKNOBS];
@@ -528,8 +530,11 @@ static void free_saved(struct fault *f)
 }
 
 /*
- * The child: waits for one byte on the pipe (EOF: the reader gave up), then
- * execs the command. Its allocations before that byte are not aimed at.
+ * The child. --from-exec: waits for one byte on the pipe (EOF: the reader
+ * gave up), then execs the command; its allocations before that byte are
+ * not aimed at. Otherwise: asks to be traced and execs at once; the kernel
+ * stops it with SIGTRAP once the exec has succeeded, before the command's
+ * first instruction, and the reader arms then (wait_exec_stop()).
  */
 static void child_main(struct fault *f, int rfd, pid_t parent)
 {
@@ -551,16 +556,55 @@ static void child_main(struct fault *f, int rfd, pid_t parent)
 				close(fd);
 		}
 	}
-	do
-		n = read(rfd, &go, 1);
-	while (n < 0 && errno == EINTR);
-	if (n != 1)
+	if (f->from_exec) {
+		do
+			n = read(rfd, &go, 1);
+		while (n < 0 && errno == EINTR);
+		if (n != 1)
+			_exit(125);
+	} else if (ptrace(PTRACE_TRACEME, 0, NULL, NULL)) {
+		fprintf(stderr, "meminspect: fault %s: cannot stop '%s' after its exec: PTRACE_TRACEME: %s (--from-exec does without)\n",
+			f->sub, f->cmd[0], strerror(errno));
 		_exit(125);
+	}
 	close(rfd);
 	execvp(f->cmd[0], f->cmd);
 	fprintf(stderr, "meminspect: fault %s: cannot run '%s': %s\n", f->sub, f->cmd[0],
 		strerror(errno));
 	_exit(errno == ENOENT ? 127 : 126);
+}
+
+static int exit_code(int ws)
+{
+	if (WIFSIGNALED(ws))
+		return 128 + WTERMSIG(ws);
+	return WEXITSTATUS(ws);
+}
+
+/*
+ * Wait until the traced child @pid stops after its exec (true), or ends
+ * before (false, *status set: it could not exec). Any other signal it gets
+ * meanwhile (the stop signals' handler passes them on) is given back to it.
+ */
+static bool wait_exec_stop(pid_t pid, int *status)
+{
+	int ws;
+
+	for (;;) {
+		if (waitpid(pid, &ws, 0) < 0) {
+			if (errno == EINTR)
+				continue;
+			*status = 125;
+			return false;
+		}
+		if (!WIFSTOPPED(ws)) {
+			*status = exit_code(ws);
+			return false;
+		}
+		if (WSTOPSIG(ws) == SIGTRAP)
+			return true;
+		ptrace(PTRACE_CONT, pid, NULL, (void *)(long)WSTOPSIG(ws));
+	}
 }
 
 static int wait_status(pid_t pid)
@@ -570,19 +614,19 @@ static int wait_status(pid_t pid)
 	while (waitpid(pid, &ws, 0) < 0)
 		if (errno != EINTR)
 			return 125;
-	if (WIFSIGNALED(ws))
-		return 128 + WTERMSIG(ws);
-	return WEXITSTATUS(ws);
+	return exit_code(ws);
 }
 
 /*
- * One aimed run: fork the command stopped on a pipe, aim at it, arm,
- * release it, wait, disarm. *status is the command's exit status. Returns
- * the reader's status: non-zero if the command was not run.
+ * One aimed run: fork the command, stopped after its exec (or, with
+ * --from-exec, before it, on a pipe), aim at it, arm, let it go, wait,
+ * disarm. *status is the command's exit status. Returns the reader's
+ * status: non-zero if the command was not run.
  */
 static int run_once(struct fault *f, int *status)
 {
 	pid_t parent = getpid(), pid;
+	bool stopped = true, exited = false;
 	sigset_t old;
 	char pidbuf[24];
 	int p[2], err, st = FST_OK;
@@ -609,24 +653,41 @@ static int run_once(struct fault *f, int *status)
 	}
 	close(p[0]);
 	child = pid;
+	if (!f->from_exec) {
+		/* signals that come while it execs are passed on to it */
+		block_stop_signals(false, &old);
+		stopped = wait_exec_stop(pid, status);
+		exited = !stopped;
+		block_stop_signals(true, &old);
+	}
 	/* the aim, then arming, with the stop signals held: the handler disarms after */
 	snprintf(pidbuf, sizeof(pidbuf), "%d", (int)pid);
 	const char *aim = f->pid_given ? f->val[KNOB_PID] : pidbuf;
 
-	err = write_knob(f, "aim-pid", aim);
-	if (err) {
-		st = knob_error(f, "aim-pid", aim, err, f->pid_given ? "--pid" : NULL);
-	} else {
-		f->changed[KNOB_PID] = true;
-		err = write_knob(f, "armed", "1");
-		if (err)
-			st = knob_error(f, "armed", "1", err, NULL);
+	if (stopped && !got_signal) {
+		err = write_knob(f, "aim-pid", aim);
+		if (err) {
+			st = knob_error(f, "aim-pid", aim, err, f->pid_given ? "--pid" : NULL);
+		} else {
+			f->changed[KNOB_PID] = true;
+			err = write_knob(f, "armed", "1");
+			if (err)
+				st = knob_error(f, "armed", "1", err, NULL);
+		}
 	}
 	block_stop_signals(false, &old);
-	if (!st && !got_signal && write(p[1], "x", 1) != 1)
-		st = FST_FORMAT;
+	if (f->from_exec) {
+		if (!st && !got_signal && write(p[1], "x", 1) != 1)
+			st = FST_FORMAT;
+	} else if (stopped) {
+		/* not armed as asked: the command must not run unaimed */
+		if (st)
+			kill(pid, SIGKILL);
+		ptrace(PTRACE_DETACH, pid, NULL, NULL);
+	}
 	close(p[1]);		/* without the byte: EOF, the child exits 125 */
-	*status = wait_status(pid);
+	if (!exited)
+		*status = wait_status(pid);
 	child = 0;
 	err = write_knob(f, "armed", "0");
 	if (err && !st)
@@ -1111,9 +1172,9 @@ static const char fault_help[] =
 	"           aim-size, aim-module, aim-depth, exclude-caller, armed); '' for an\n"
 	"           empty value.\n"
 	"           A value the kernel refuses is reported with its error, exit 6.\n"
-	"  run      like the kernel's failcmd.sh: starts COMMAND stopped, aims at it\n"
-	"           (aim-pid, with its children unless --no-children), arms, lets it\n"
-	"           run, disarms when it ends (also on SIGINT, SIGTERM, SIGHUP,\n"
+	"  run      like the kernel's failcmd.sh: starts COMMAND stopped right after\n"
+	"           its exec (ptrace), aims at it (aim-pid, with its children unless\n"
+	"           --no-children), arms, lets it run, disarms when it ends (also on SIGINT, SIGTERM, SIGHUP,\n"
 	"           SIGQUIT), prints stats and log, exits with COMMAND's status.\n"
 	"  sweep    runs COMMAND with nth = 1, 2, 3, ... (one run each) until a run\n"
 	"           injects nothing: every failure point of the command, once. Per\n"
@@ -1139,6 +1200,8 @@ static const char fault_help[] =
 	"  --exclude-caller F,G  exclude-caller: never fail allocations made under\n"
 	"                     these functions (besides the module's built-in list of\n"
 	"                     callers that panic when they fail)\n"
+	"  --from-exec        aim at the exec too: arm before COMMAND's execve(), as\n"
+	"                     failcmd.sh does (the default arms after it)\n"
 	"sweep only:\n"
 	"  --max-runs N       stop after N runs (default 1000)\n"
 	"  --command-output   keep the command's stdout and stderr\n"
@@ -1161,7 +1224,7 @@ enum {
 	O_PID = 256, O_CHILDREN, O_NO_CHILDREN, O_COMM, O_CGROUP, O_CACHE, O_SIZE, O_MODULE,
 	O_DEPTH, O_SITES, O_PROBABILITY, O_INTERVAL, O_TIMES, O_SPACE, O_MIN_ORDER,
 	O_MAX_ORDER, O_VERBOSE, O_GFP_WAIT, O_GFP_HIGHMEM, O_EXCLUDE_CALLER, O_MAX_RUNS,
-	O_COMMAND_OUTPUT,
+	O_COMMAND_OUTPUT, O_FROM_EXEC,
 };
 
 static const struct option fault_longopts[] = {
@@ -1189,6 +1252,7 @@ static const struct option fault_longopts[] = {
 	{ "exclude-caller", required_argument, NULL, O_EXCLUDE_CALLER },
 	{ "max-runs", required_argument, NULL, O_MAX_RUNS },
 	{ "command-output", no_argument, NULL, O_COMMAND_OUTPUT },
+	{ "from-exec", no_argument, NULL, O_FROM_EXEC },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -1251,6 +1315,12 @@ static int fault_options(struct fault *f, int argc, char **argv, bool aims)
 			continue;
 		case O_COMMAND_OUTPUT:
 			f->command_output = true;
+			continue;
+		case O_FROM_EXEC:
+			if (!aims)
+				return fault_bad_usage("'%s' is an option of run and sweep",
+						       argv[optind - 1]);
+			f->from_exec = true;
 			continue;
 		default:
 			break;

@@ -5,7 +5,7 @@
  * allocate in the kernel and says which failed:
  *
  *   open /proc/self/status, read it, pipe2, eventfd2, epoll_create1,
- *   create, write and unlink a file in /tmp
+ *   create, write and unlink a file of its own in /tmp (/tmp/sysprog.PID)
  *
  * One line per call ("sysprog: CALL ok" or "sysprog: CALL: errno E"), then
  * exits 0 if every call succeeded, 1 if one failed with ENOMEM (and none
@@ -78,12 +78,19 @@ static int worst(int a, int b)
 void __attribute__((noreturn, used)) sysprog_main(void)
 {
 	static const char status[] = "/proc/self/status";
-	static const char tmp[] = "/tmp/sysprog.tmp";
-	char buf[256];
+	char buf[256], tmp[32] = "/tmp/sysprog.";
+	long pid = sys(__NR_getpid, 0, 0, 0);
+	int n = 13, d;
 	int fds[2];
 	long fd, r;
 	int st = 0;
 
+	/* a file of its own: copies may run side by side */
+	for (d = 1; pid / d >= 10; d *= 10)
+		;
+	for (; d; d /= 10)
+		tmp[n++] = '0' + pid / d % 10;
+	tmp[n] = '\0';
 	fd = sys(__NR_open, (long)status, O_RDONLY, 0);
 	st = worst(st, check("open", fd));
 	if (fd >= 0) {

@@ -158,6 +158,26 @@ is "fault run: a command not found exits 127" 127 "$rc"
 has "fault run: says why" "cannot run '/nonexistent/prog'" "$err"
 is "fault run: disarmed after a command that could not start" "$defaults" "$(fault_knob_values)"
 
+# the default arms after the command's exec (ptrace stop): a command that
+# cannot exec is never aimed at (aim-pid, unwritable here, is not touched);
+# --from-exec aims before the exec, as failcmd.sh
+rm "$F/aim-pid"
+mkdir "$F/aim-pid"
+run "$M" --dir "$FD" fault run -- /nonexistent/prog
+is "fault run: a command that cannot exec is never aimed at: 127, not 6" 127 "$rc"
+rm -f "$tmp/seen"
+run "$M" --dir "$FD" fault run --from-exec -- sh "$tmp/seen.sh"
+is "fault run --from-exec: aims before the exec: the refused aim-pid exits 6" 6 "$rc"
+ok "$([ ! -e "$tmp/seen" ]; echo $?)" "fault run --from-exec: the command did not run"
+rmdir "$F/aim-pid"
+echo 0 >"$F/aim-pid"
+run "$M" --dir "$FD" fault run --from-exec -- sh "$tmp/seen.sh" 7
+is "fault run --from-exec: the command's status" 7 "$rc"
+has "fault run --from-exec: armed while the command runs" "armed=1" "$(cat "$tmp/seen")"
+run "$M" --dir "$FD" fault status --from-exec
+is "fault status --from-exec: usage error" 2 "$rc"
+is "fault run --from-exec: every knob put back, disarmed" "$defaults" "$(fault_knob_values)"
+
 fake_set armed 1
 run "$M" --dir "$FD" fault run -- sh "$tmp/seen.sh"
 is "fault run while armed: refused with 6" 6 "$rc"
