@@ -22,6 +22,7 @@
 #include <linux/debugfs.h>
 #include <linux/err.h>
 #include <linux/irq_work.h>
+#include <linux/jiffies.h>
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
@@ -35,6 +36,7 @@
 #include <linux/slab.h>
 #include <linux/stacktrace.h>
 #include <linux/string.h>
+#include <linux/timer.h>
 #include <linux/uaccess.h>
 #include <linux/workqueue.h>
 
@@ -66,6 +68,7 @@ struct mi_fault_pcpu {
 static DEFINE_PER_CPU(struct mi_fault_pcpu, mi_fault_pcpu);
 
 struct mi_fault_armed mi_fault_cfg;
+bool mi_fault_stopped;
 
 static struct {
 	struct mutex lock;		/* protects everything but the counters */
@@ -85,6 +88,9 @@ static struct {
 	struct mi_fault_log_ent log[MI_FAULT_LOG];
 	struct irq_work irq_work;
 	struct work_struct work;
+	/* duration: stops injecting from a timer, unregisters from a work */
+	struct timer_list timer;
+	struct work_struct disarm_work;
 } mi_fault = {
 	.lock = __MUTEX_INITIALIZER(mi_fault.lock),
 };
@@ -285,6 +291,9 @@ static void mi_fault_disarm(void)
 {
 	if (!mi_fault.armed)
 		return;
+	/* no new failure from here on, on any CPU, before the slow part */
+	WRITE_ONCE(mi_fault_stopped, true);
+	timer_delete_sync(&mi_fault.timer);
 	mi_fault_set_owner(true);
 	mi_fault_probes_unregister();
 	mi_fault_set_owner(false);
@@ -334,6 +343,7 @@ static int mi_fault_arm(void)
 	}
 	mi_fault_reset_counters();
 
+	WRITE_ONCE(mi_fault_stopped, false);
 	/* the probes are live as they are registered: spare this task */
 	mi_fault_set_owner(true);
 	err = mi_fault_probes_register(s->sites, why, sizeof(why));
@@ -352,6 +362,9 @@ static int mi_fault_arm(void)
 	mi_fault_set_owner(false);
 	mi_fault.armed = true;
 	mi_fault.cur.armed = true;
+	if (s->duration)
+		mod_timer(&mi_fault.timer,
+			  jiffies + msecs_to_jiffies(s->duration));
 	return 0;
 
 unregister:
@@ -362,6 +375,27 @@ clear_owner:
 clear_mod:
 	mi_fault_aim_module_arm(NULL);
 	return err;
+}
+
+/*
+ * duration: the timer, in softirq context, cannot unregister probes (that
+ * sleeps) and must not allocate (everything may be failing): it stops
+ * injection with one store that every handler reads first, and queues the
+ * preallocated work item that disarms for real.
+ */
+static void mi_fault_timer_fn(struct timer_list *timer)
+{
+	WRITE_ONCE(mi_fault_stopped, true);
+	schedule_work(&mi_fault.disarm_work);
+}
+
+static void mi_fault_disarm_work_fn(struct work_struct *work)
+{
+	mutex_lock(&mi_fault.lock);
+	/* an arming since the timer fired cleared the flag: nothing to do */
+	if (mi_fault.armed && READ_ONCE(mi_fault_stopped))
+		mi_fault_disarm();
+	mutex_unlock(&mi_fault.lock);
 }
 
 /* ---- knob files -------------------------------------------------------- */
@@ -451,6 +485,31 @@ static ssize_t mi_fault_knob_read(struct file *file, char __user *ubuf,
 	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
 }
 
+/*
+ * A write to `armed`.  Nothing on this path allocates (the value is parsed
+ * on the stack), so that a file opened before arming can always disarm,
+ * even while every allocation of the writer fails; and any file position
+ * is taken, so that one open file arms and disarms again and again.
+ */
+static ssize_t mi_fault_armed_write(const char *buf, size_t count)
+{
+	unsigned int v;
+	int err;
+
+	err = mi_fault_parse_uint(buf, count, 0, 1, &v);
+	if (err)
+		return err;
+	err = mutex_lock_killable(&mi_fault.lock);
+	if (err)
+		return err;
+	if (v)
+		err = mi_fault_arm();
+	else
+		mi_fault_disarm();
+	mutex_unlock(&mi_fault.lock);
+	return err ? err : count;
+}
+
 static ssize_t mi_fault_knob_write(struct file *file, const char __user *ubuf,
 				   size_t count, loff_t *ppos)
 {
@@ -459,12 +518,14 @@ static ssize_t mi_fault_knob_write(struct file *file, const char __user *ubuf,
 	char buf[MI_FAULT_INPUT_MAX + 1];
 	int err;
 
-	if (*ppos)
-		return -EINVAL;
 	if (count > MI_FAULT_INPUT_MAX)
 		return -EINVAL;
 	if (copy_from_user(buf, ubuf, count))
 		return -EFAULT;
+	if (knob == MI_FK_ARMED)
+		return mi_fault_armed_write(buf, count);
+	if (*ppos)
+		return -EINVAL;
 
 	s = kmalloc(sizeof(*s), GFP_KERNEL);	/* too big for the stack */
 	if (!s)
@@ -476,13 +537,6 @@ static ssize_t mi_fault_knob_write(struct file *file, const char __user *ubuf,
 	err = mi_fault_parse_knob(knob, buf, count, mi_fault_max_order(), s);
 	if (err)
 		goto out_unlock;
-	if (knob == MI_FK_ARMED) {
-		if (s->armed)
-			err = mi_fault_arm();
-		else
-			mi_fault_disarm();
-		goto out_unlock;
-	}
 	if (mi_fault.armed) {
 		err = -EBUSY;
 		goto out_unlock;
@@ -623,6 +677,8 @@ int mi_fault_init(struct dentry *parent)
 	mi_fault_settings_init(&mi_fault.cur, mi_fault_max_order());
 	init_irq_work(&mi_fault.irq_work, mi_fault_irq_work);
 	INIT_WORK(&mi_fault.work, mi_fault_print_work);
+	INIT_WORK(&mi_fault.disarm_work, mi_fault_disarm_work_fn);
+	timer_setup(&mi_fault.timer, mi_fault_timer_fn, 0);
 
 	mi_fault_probes_init(&mi_fault_caps[R_SLAB]);
 	mi_fault_caller_init();
@@ -696,6 +752,8 @@ void mi_fault_exit(void)
 	mutex_lock(&mi_fault.lock);
 	mi_fault_disarm();
 	mutex_unlock(&mi_fault.lock);
+	/* a duration's work item queued before the disarm: it finds nothing */
+	cancel_work_sync(&mi_fault.disarm_work);
 	mi_fault_aim_exit();
 	put_pid(mi_fault.pid);
 	if (mi_fault.cgrp)

@@ -42,6 +42,8 @@ struct mi_fault_armed {
 };
 
 extern struct mi_fault_armed mi_fault_cfg;
+/* set when disarming starts or the duration ends: the handlers fail nothing */
+extern bool mi_fault_stopped;
 
 /* One call seen by the handler. */
 struct mi_fault_call {

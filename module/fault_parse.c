@@ -34,6 +34,7 @@ const char *const mi_fault_knob_names[MI_FK_NR] = {
 	[MI_FK_AIM_MODULE] = "aim-module",
 	[MI_FK_AIM_DEPTH] = "aim-depth",
 	[MI_FK_EXCLUDE_CALLER] = "exclude-caller",
+	[MI_FK_DURATION] = "duration",
 	[MI_FK_ARMED] = "armed",
 };
 
@@ -375,6 +376,8 @@ int mi_fault_parse_knob(enum mi_fault_knob knob, const char *buf, size_t len,
 	case MI_FK_EXCLUDE_CALLER:
 		return mi_fault_parse_callers(buf, len, s->exclude_caller,
 					      sizeof(s->exclude_caller));
+	case MI_FK_DURATION:
+		return mi_fault_parse_uint(buf, len, 0, INT_MAX, &s->duration);
 	case MI_FK_ARMED:
 		err = mi_fault_parse_uint(buf, len, 0, 1, &u);
 		if (!err)
@@ -439,6 +442,8 @@ int mi_fault_format_knob(enum mi_fault_knob knob,
 		return scnprintf(buf, size, "%u", s->aim_depth);
 	case MI_FK_EXCLUDE_CALLER:
 		return scnprintf(buf, size, "%s", s->exclude_caller);
+	case MI_FK_DURATION:
+		return scnprintf(buf, size, "%u", s->duration);
 	case MI_FK_ARMED:
 		return scnprintf(buf, size, "%d", s->armed);
 	case MI_FK_NR:

@@ -53,6 +53,7 @@ enum mi_fault_knob {
 	MI_FK_AIM_MODULE,
 	MI_FK_AIM_DEPTH,
 	MI_FK_EXCLUDE_CALLER,
+	MI_FK_DURATION,
 	MI_FK_ARMED,
 	MI_FK_NR
 };
@@ -80,6 +81,7 @@ struct mi_fault_settings {
 	char aim_module[MI_FAULT_NAME_LEN];	/* "" = any */
 	unsigned int aim_depth;		/* 1..MI_FAULT_DEPTH_MAX */
 	char exclude_caller[MI_FAULT_PATH_LEN];	/* "f,g"; "" = none */
+	unsigned int duration;		/* ms, 0 (none) or 1..INT_MAX */
 	bool armed;
 };
 

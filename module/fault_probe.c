@@ -200,6 +200,9 @@ static int mi_fault_pre(struct kprobe *kp, struct pt_regs *regs)
 	struct mi_fault_call c;
 	unsigned int order;
 
+	/* disarming, or the duration is over: not even counted */
+	if (READ_ONCE(mi_fault_stopped))
+		return 0;
 	ep = &mi_fault_eps[container_of(kp, struct mi_fault_probe, kp) -
 			   mi_fault_probes];
 	c.site = ep->site;

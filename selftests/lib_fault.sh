@@ -82,6 +82,7 @@ fault_defaults()
 	fset aim-module ''
 	fset aim-depth 8
 	fset exclude-caller ''
+	fset duration 0
 }
 
 # buddy_max_order: the kernel's highest order, from /proc/buddyinfo's columns

@@ -20,15 +20,15 @@ cat "$MI_FAULT/settings" > "$T/settings"
 for kv in sites=none probability=100 interval=1 times=1 space=0 verbose=1 \
 	ignore-gfp-wait=N ignore-gfp-highmem=N min-order=0 max-order="$maxo" \
 	nth=0 aim-pid=0 aim-children=N aim-comm= aim-cgroup= aim-cache= \
-	aim-size= aim-module= aim-depth=8 exclude-caller= armed=0; do
+	aim-size= aim-module= aim-depth=8 exclude-caller= duration=0 armed=0; do
 	k=${kv%%=*} v=${kv#*=}
 	check_eq "fault: $k reads its default '$v'" "$(fget "$k")" "$v"
 	sv=$(mi_lookup "$T/settings" "$k" value)
 	check_eq "fault: settings row $k is '${v:--}'" "$sv" "${v:--}"
 done
-check_eq "fault: settings lists the 21 knobs in the documented order" \
+check_eq "fault: settings lists the 22 knobs in the documented order" \
 	"$(awk 'NR > 1 { printf "%s ", $1 }' "$T/settings")" \
-	"sites probability interval times space verbose ignore-gfp-wait ignore-gfp-highmem min-order max-order nth aim-pid aim-children aim-comm aim-cgroup aim-cache aim-size aim-module aim-depth exclude-caller armed "
+	"sites probability interval times space verbose ignore-gfp-wait ignore-gfp-highmem min-order max-order nth aim-pid aim-children aim-comm aim-cgroup aim-cache aim-size aim-module aim-depth exclude-caller duration armed "
 
 # -- valid writes read back ----------------------------------------------------
 
@@ -37,7 +37,7 @@ for kv in sites=slab,pages sites=pages probability=0 interval=7 times=-1 \
 	min-order=1 max-order=3 nth=5 aim-children=Y aim-comm=a_b aim-cgroup=/ \
 	aim-size=100-200 aim-module=meminspect \
 	aim-depth=32 exclude-caller=kstrdup exclude-caller=kstrdup,kmemdup \
-	aim-pid=$$; do
+	duration=1500 aim-pid=$$; do
 	k=${kv%%=*} v=${kv#*=}
 	if fset "$k" "$v" && [ "$(fget "$k")" = "$v" ] &&
 	   [ "$(mi_lookup "$MI_FAULT/settings" "$k" value)" = "$v" ]; then
@@ -129,6 +129,9 @@ bad exclude-caller ,kstrdup "$EINVAL"
 bad exclude-caller kstrdup, "$EINVAL"
 bad exclude-caller 'kstrdup kmemdup' "$EINVAL"
 bad exclude-caller a,b,c,d,e,f,g,h,i "$ERANGE"
+bad duration -1 "$ERANGE"
+bad duration 2147483648 "$ERANGE"
+bad duration 1s "$EINVAL"
 bad armed 2 "$ERANGE"
 # a pid that is not running: the highest pid in use plus a margin
 free_pid=$(($(ls /proc | awk '/^[0-9]+$/ && $1 > m { m = $1 } END { print m }') + 1000))

@@ -39,7 +39,7 @@ static const char *const knobs[] = {
 	"sites", "probability", "interval", "times", "space", "verbose",
 	"ignore-gfp-wait", "ignore-gfp-highmem", "min-order", "max-order", "nth",
 	"aim-pid", "aim-children", "aim-comm", "aim-cgroup", "aim-cache", "aim-size",
-	"aim-module", "aim-depth", "exclude-caller", "armed",
+	"aim-module", "aim-depth", "exclude-caller", "duration", "armed",
 };
 
 #define NKNOBS (sizeof(knobs) / sizeof(knobs[0]))
@@ -152,6 +152,13 @@ struct fault {
 /* ---- signals: never leave the injector armed ---- */
 
 static char armed_path[PATH_MAX + 16];
+/*
+ * run and sweep: `armed`, opened once before the first arming and kept
+ * open until the end. Arming and disarming write through it: the module's
+ * write of `armed` allocates nothing, while opening the file (a struct
+ * file, a path lookup) may fail once everything is being failed.
+ */
+static int armed_fd = -1;
 static volatile sig_atomic_t got_signal;
 static volatile pid_t child;
 static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
@@ -159,13 +166,18 @@ static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 
 static void on_stop_signal(int sig)
 {
-	int saved = errno, fd = open(armed_path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	int saved = errno, fd = armed_fd;
 
+	if (fd < 0)
+		fd = open(armed_path, O_WRONLY | O_TRUNC | O_CLOEXEC);
 	if (fd >= 0) {
+		/* a regular file (the host tests' fake) is rewritten, not appended to */
+		(void)lseek(fd, 0, SEEK_SET);
 		ssize_t r = write(fd, "0\n", 2);
 
 		(void)r;
-		close(fd);
+		if (fd != armed_fd)
+			close(fd);
 	}
 	if (child > 0)
 		kill(child, sig);
@@ -244,6 +256,44 @@ static int write_knob(const struct fault *f, const char *knob, const char *value
 		err = -errno;
 	free(buf);
 	return err;
+}
+
+/*
+ * `armed` = @value through armed_fd (write_knob() when it is not open). On
+ * debugfs the file is not seekable (lseek fails, the module takes any
+ * position); a regular file is rewritten from its start. 0 or -errno.
+ */
+static int write_armed(const struct fault *f, const char *value)
+{
+	char buf[4];
+	ssize_t n;
+
+	if (armed_fd < 0)
+		return write_knob(f, "armed", value);
+	snprintf(buf, sizeof(buf), "%s\n", value);
+	(void)lseek(armed_fd, 0, SEEK_SET);
+	n = write(armed_fd, buf, strlen(buf));
+	if (n < 0)
+		return -errno;
+	return (size_t)n == strlen(buf) ? 0 : -EIO;
+}
+
+/* Open armed_fd for run and sweep (before anything is armed). */
+static int open_armed(void)
+{
+	armed_fd = open(armed_path, O_WRONLY | O_CLOEXEC);
+	if (armed_fd < 0) {
+		fprintf(stderr, "meminspect: %s: %s\n", armed_path, strerror(errno));
+		return FST_FORMAT;
+	}
+	return FST_OK;
+}
+
+static void close_armed(void)
+{
+	if (armed_fd >= 0)
+		close(armed_fd);
+	armed_fd = -1;
 }
 
 /* The message and exit status for a failed knob write. */
@@ -670,7 +720,7 @@ static int run_once(struct fault *f, int *status)
 			st = knob_error(f, "aim-pid", aim, err, f->pid_given ? "--pid" : NULL);
 		} else {
 			f->changed[KNOB_PID] = true;
-			err = write_knob(f, "armed", "1");
+			err = write_armed(f, "1");
 			if (err)
 				st = knob_error(f, "armed", "1", err, NULL);
 		}
@@ -689,7 +739,7 @@ static int run_once(struct fault *f, int *status)
 	if (!exited)
 		*status = wait_status(pid);
 	child = 0;
-	err = write_knob(f, "armed", "0");
+	err = write_armed(f, "0");
 	if (err && !st)
 		st = knob_error(f, "armed", "0", err, NULL);
 	return st;
@@ -722,7 +772,10 @@ static int fault_run(struct fault *f)
 
 	st = apply_options(f);
 	if (!st)
+		st = open_armed();
+	if (!st)
 		st = run_once(f, &status);
+	close_armed();
 	rst = restore_options(f);
 	if (st) {
 		free_saved(f);
@@ -1082,6 +1135,8 @@ static int fault_sweep(struct fault *f)
 		return st;
 	}
 	st = apply_options(f);
+	if (!st)
+		st = open_armed();
 	for (unsigned long n = 1; !st && n <= f->max_runs && !got_signal; n++) {
 		struct run_result *r = &res[nres];
 		unsigned long taint;
@@ -1127,6 +1182,7 @@ static int fault_sweep(struct fault *f)
 			break;
 		}
 	}
+	close_armed();
 	rst = restore_options(f);
 	if (!st && nres)
 		st = sweep_print(f, res, nres, complete, splat, sp, nsp);
@@ -1169,8 +1225,8 @@ static const char fault_help[] =
 	"  set KEY VALUE  write one knob (sites, probability, interval, times, space,\n"
 	"           verbose, ignore-gfp-wait, ignore-gfp-highmem, min-order, max-order,\n"
 	"           nth, aim-pid, aim-children, aim-comm, aim-cgroup, aim-cache,\n"
-	"           aim-size, aim-module, aim-depth, exclude-caller, armed); '' for an\n"
-	"           empty value.\n"
+	"           aim-size, aim-module, aim-depth, exclude-caller, duration, armed);\n"
+	"           '' for an empty value.\n"
 	"           A value the kernel refuses is reported with its error, exit 6.\n"
 	"  run      like the kernel's failcmd.sh: starts COMMAND stopped right after\n"
 	"           its exec (ptrace), aims at it (aim-pid, with its children unless\n"
@@ -1200,6 +1256,8 @@ static const char fault_help[] =
 	"  --exclude-caller F,G  exclude-caller: never fail allocations made under\n"
 	"                     these functions (besides the module's built-in list of\n"
 	"                     callers that panic when they fail)\n"
+	"  --duration MS      duration: the module disarms itself MS ms after arming\n"
+	"                     (each run), whatever the reader does\n"
 	"  --from-exec        aim at the exec too: arm before COMMAND's execve(), as\n"
 	"                     failcmd.sh does (the default arms after it)\n"
 	"sweep only:\n"
@@ -1223,7 +1281,8 @@ void fault_usage(FILE *fp)
 enum {
 	O_PID = 256, O_CHILDREN, O_NO_CHILDREN, O_COMM, O_CGROUP, O_CACHE, O_SIZE, O_MODULE,
 	O_DEPTH, O_SITES, O_PROBABILITY, O_INTERVAL, O_TIMES, O_SPACE, O_MIN_ORDER,
-	O_MAX_ORDER, O_VERBOSE, O_GFP_WAIT, O_GFP_HIGHMEM, O_EXCLUDE_CALLER, O_MAX_RUNS,
+	O_MAX_ORDER, O_VERBOSE, O_GFP_WAIT, O_GFP_HIGHMEM, O_EXCLUDE_CALLER, O_DURATION,
+	O_MAX_RUNS,
 	O_COMMAND_OUTPUT, O_FROM_EXEC,
 };
 
@@ -1250,6 +1309,7 @@ static const struct option fault_longopts[] = {
 	{ "ignore-gfp-wait", optional_argument, NULL, O_GFP_WAIT },
 	{ "ignore-gfp-highmem", optional_argument, NULL, O_GFP_HIGHMEM },
 	{ "exclude-caller", required_argument, NULL, O_EXCLUDE_CALLER },
+	{ "duration", required_argument, NULL, O_DURATION },
 	{ "max-runs", required_argument, NULL, O_MAX_RUNS },
 	{ "command-output", no_argument, NULL, O_COMMAND_OUTPUT },
 	{ "from-exec", no_argument, NULL, O_FROM_EXEC },
@@ -1268,7 +1328,7 @@ static const char *const opt_knob[] = {
 	[O_MIN_ORDER - O_PID] = "min-order", [O_MAX_ORDER - O_PID] = "max-order",
 	[O_VERBOSE - O_PID] = "verbose", [O_GFP_WAIT - O_PID] = "ignore-gfp-wait",
 	[O_GFP_HIGHMEM - O_PID] = "ignore-gfp-highmem",
-	[O_EXCLUDE_CALLER - O_PID] = "exclude-caller",
+	[O_EXCLUDE_CALLER - O_PID] = "exclude-caller", [O_DURATION - O_PID] = "duration",
 };
 
 __attribute__((format(printf, 1, 2)))

@@ -12,7 +12,7 @@ export MEMINSPECT_PROC=$tmp/proc MEMINSPECT_KMSG=$tmp/kmsg
 
 fault_knobs="sites probability interval times space verbose ignore-gfp-wait ignore-gfp-highmem
 min-order max-order nth aim-pid aim-children aim-comm aim-cgroup aim-cache aim-size aim-module
-aim-depth exclude-caller armed"
+aim-depth exclude-caller duration armed"
 
 # the module's defaults (docs/fault.md), as knob files
 fault_reset() {
@@ -177,6 +177,15 @@ has "fault run --from-exec: armed while the command runs" "armed=1" "$(cat "$tmp
 run "$M" --dir "$FD" fault status --from-exec
 is "fault status --from-exec: usage error" 2 "$rc"
 is "fault run --from-exec: every knob put back, disarmed" "$defaults" "$(fault_knob_values)"
+
+# armed is opened once, before arming, and disarmed through that file: a
+# command that removes it meanwhile (as if opening it would fail) is still
+# disarmed, with the writes landing in the file the reader holds
+run "$M" --dir "$FD" fault run --duration 250 -- sh -c "cat '$F/duration' >'$tmp/dur'; rm '$F/armed'; exit 3"
+is "fault run: disarms through the armed file opened before arming (no reopen)" 3 "$rc"
+is "fault run --duration: written while the command runs" 250 "$(cat "$tmp/dur")"
+echo 0 >"$F/armed"
+is "fault run --duration: knobs back" "$defaults" "$(fault_knob_values)"
 
 fake_set armed 1
 run "$M" --dir "$FD" fault run -- sh "$tmp/seen.sh"
