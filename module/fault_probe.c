@@ -234,6 +234,13 @@ static int mi_fault_pre(struct kprobe *kp, struct pt_regs *regs)
 	}
 
 	mi_fault_count(c.site, MI_CNT_CHECKED);
+	/*
+	 * kmalloc(0) returns ZERO_SIZE_PTR, never NULL, however short of
+	 * memory the kernel is (mm/slab_common.c): callers need not check it,
+	 * so a NULL from here would be a failure the kernel never makes.
+	 */
+	if (c.site == MI_SITE_SLAB && ep->size != NA && !c.size)
+		return 0;
 	/* never fail the module's own allocations */
 	if (within_module(c.caller, THIS_MODULE))
 		return 0;
