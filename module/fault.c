@@ -41,6 +41,7 @@
 #include <linux/workqueue.h>
 
 #include "capabilities.h"
+#include "compat.h"
 #include "fault.h"
 #include "slab.h"
 
@@ -76,6 +77,7 @@ static struct {
 	struct pid *pid;		/* cur.aim_pid resolved, referenced */
 	struct cgroup *cgrp;		/* cur.aim_cgroup resolved, referenced */
 	bool armed;
+	bool ever_armed;		/* since load: unload waits for tasks */
 	struct dentry *dir;
 	/* the decision's state, reset at arming */
 	atomic_t nth;
@@ -362,6 +364,7 @@ static int mi_fault_arm(void)
 	mi_fault_set_owner(false);
 	mi_fault.armed = true;
 	mi_fault.cur.armed = true;
+	mi_fault.ever_armed = true;
 	if (s->duration)
 		mod_timer(&mi_fault.timer,
 			  jiffies + msecs_to_jiffies(s->duration));
@@ -581,7 +584,7 @@ static int mi_fault_stats_show(struct seq_file *m, void *unused)
 {
 	enum mi_fault_site site;
 	u64 sum[MI_NR_CNT];
-	int cpu, i;
+	int cpu, i, err;
 
 	seq_puts(m, "site attached checked matched failed nofail\n");
 	for (site = 0; site < MI_NR_SITES; site++) {
@@ -596,6 +599,12 @@ static int mi_fault_stats_show(struct seq_file *m, void *unused)
 			   sum[MI_CNT_CHECKED], sum[MI_CNT_MATCHED],
 			   sum[MI_CNT_FAILED], sum[MI_CNT_NOFAIL]);
 	}
+	/* under the lock: an arming rewrites what it shows */
+	err = mutex_lock_killable(&mi_fault.lock);
+	if (err)
+		return err;
+	mi_fault_show_unprobed(m);
+	mutex_unlock(&mi_fault.lock);
 	return 0;
 }
 
@@ -701,8 +710,13 @@ int mi_fault_init(struct dentry *parent)
 			   "slab_caches cannot be walked: %s", why);
 	mi_cap_set(&mi_fault_caps[R_AIM_CGROUP], true,
 		   "cgroup_get_from_path at write, task_under_cgroup_hierarchy (cgroup v2)");
+#ifdef MI_HAVE_SYNCHRONIZE_RCU_TASKS
 	mi_cap_set(&mi_fault_caps[R_FILE], true,
-		   "directory fault/: fault injection knobs, settings, stats, log (docs/fault.md)");
+		   "directory fault/: fault injection knobs, settings, stats, log (docs/fault.md); unload waits for tasks on the ftrace trampoline (synchronize_rcu_tasks)");
+#else
+	mi_cap_set(&mi_fault_caps[R_FILE], true,
+		   "directory fault/: fault injection knobs, settings, stats, log (docs/fault.md); synchronize_rcu_tasks not exported: unload does not wait for tasks on the ftrace trampoline");
+#endif
 
 	mi_fault.dir = debugfs_create_dir("fault", parent);
 	if (IS_ERR(mi_fault.dir)) {
@@ -754,6 +768,13 @@ void mi_fault_exit(void)
 	mutex_unlock(&mi_fault.lock);
 	/* a duration's work item queued before the disarm: it finds nothing */
 	cancel_work_sync(&mi_fault.disarm_work);
+	/*
+	 * Only unloading frees the ret stub a failed call returns through;
+	 * disarming frees nothing, so the wait is here, once, not at every
+	 * disarm (an RCU-tasks grace period takes long, a sweep disarms often).
+	 */
+	if (mi_fault.ever_armed)
+		mi_synchronize_rcu_tasks();
 	mi_fault_aim_exit();
 	put_pid(mi_fault.pid);
 	if (mi_fault.cgrp)

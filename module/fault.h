@@ -60,6 +60,7 @@ int mi_fault_probes_init(struct mi_cap *caps);	/* one row per site */
 int mi_fault_probes_register(unsigned int sites, char *why, size_t len);
 void mi_fault_probes_unregister(void);
 bool mi_fault_site_attached(enum mi_fault_site site);
+void mi_fault_show_unprobed(struct seq_file *m);
 bool mi_fault_verify(enum mi_fault_site site);
 void mi_fault_set_owner(bool owner);
 unsigned int mi_fault_max_order(void);

@@ -31,6 +31,7 @@
 #include <linux/module.h>
 #include <linux/preempt.h>
 #include <linux/sched.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -143,7 +144,11 @@ static struct mi_fault_probe {
 	struct kprobe kp;
 	bool present;		/* the running kernel has the symbol */
 	bool registered;
+	int err;		/* of the last arming's register_kprobe() */
 } mi_fault_probes[MI_NR_EPS];
+
+/* the registered probes, for the one unregister_kprobes() call */
+static struct kprobe *mi_fault_kps[MI_NR_EPS];
 
 static bool mi_site_attached[MI_NR_SITES];
 
@@ -287,17 +292,37 @@ bool mi_fault_site_attached(enum mi_fault_site site)
 	return READ_ONCE(mi_site_attached[site]);
 }
 
-void mi_fault_probes_unregister(void)
+/*
+ * `stats` notes: one line per entry point the last arming could not probe
+ * (its site is attached without it).  Under fault.c's lock.
+ */
+void mi_fault_show_unprobed(struct seq_file *m)
 {
 	unsigned int i;
+
+	for (i = 0; i < MI_NR_EPS; i++)
+		if (mi_fault_probes[i].err)
+			seq_printf(m, "# %s: entry point %s not attached: register_kprobe error %d\n",
+				   mi_site_names[mi_fault_eps[i].site],
+				   mi_fault_eps[i].name, mi_fault_probes[i].err);
+}
+
+void mi_fault_probes_unregister(void)
+{
+	unsigned int i, n = 0;
 
 	for (i = 0; i < MI_NR_EPS; i++) {
 		if (!mi_fault_probes[i].registered)
 			continue;
-		/* waits for handlers running on other CPUs */
-		unregister_kprobe(&mi_fault_probes[i].kp);
+		mi_fault_kps[n++] = &mi_fault_probes[i].kp;
 		mi_fault_probes[i].registered = false;
 	}
+	/*
+	 * One call: it disarms them all, then waits once for the handlers
+	 * running on other CPUs (one RCU grace period, not one per probe).
+	 */
+	if (n)
+		unregister_kprobes(mi_fault_kps, n);
 	for (i = 0; i < MI_NR_SITES; i++)
 		WRITE_ONCE(mi_site_attached[i], false);
 }
@@ -317,6 +342,7 @@ int mi_fault_probes_register(unsigned int sites, char *why, size_t len)
 		struct mi_fault_probe *p = &mi_fault_probes[i];
 
 		s = mi_fault_eps[i].site;
+		p->err = 0;
 		if (!(sites & (1U << s)) || !p->present)
 			continue;
 		memset(&p->kp, 0, sizeof(p->kp));
@@ -325,6 +351,10 @@ int mi_fault_probes_register(unsigned int sites, char *why, size_t len)
 		p->kp.post_handler = mi_fault_post;
 		err = register_kprobe(&p->kp);
 		if (err) {
+			/* the site works without it, but not fully: stats says so */
+			pr_warn("fault: arming: register_kprobe(%s): %d; the %s site goes without it\n",
+				mi_fault_eps[i].name, err, mi_site_names[s]);
+			p->err = err;
 			last[s] = err;
 			continue;
 		}

@@ -36,7 +36,7 @@ for kv in sites=slab,pages sites=pages probability=0 interval=7 times=-1 \
 	space=4096 verbose=2 ignore-gfp-wait=Y ignore-gfp-highmem=Y \
 	min-order=1 max-order=3 nth=5 aim-children=Y aim-comm=a_b aim-cgroup=/ \
 	aim-size=100-200 aim-module=meminspect \
-	aim-depth=32 exclude-caller=kstrdup exclude-caller=kstrdup,kmemdup \
+	aim-depth=32 exclude-caller=kstrdup exclude-caller=kstrdup,kfree \
 	duration=1500 aim-pid=$$; do
 	k=${kv%%=*} v=${kv#*=}
 	if fset "$k" "$v" && [ "$(fget "$k")" = "$v" ] &&
@@ -124,10 +124,10 @@ bad aim-depth 0 "$ERANGE"
 bad aim-depth 33 "$ERANGE"
 bad exclude-caller no_such_function_here "$EINVAL"
 bad exclude-caller kstrdup,no_such_function_here "$EINVAL"
-bad exclude-caller kstrdup,,kmemdup "$EINVAL"
+bad exclude-caller kstrdup,,kfree "$EINVAL"
 bad exclude-caller ,kstrdup "$EINVAL"
 bad exclude-caller kstrdup, "$EINVAL"
-bad exclude-caller 'kstrdup kmemdup' "$EINVAL"
+bad exclude-caller 'kstrdup kfree' "$EINVAL"
 bad exclude-caller a,b,c,d,e,f,g,h,i "$ERANGE"
 bad duration -1 "$ERANGE"
 bad duration 2147483648 "$ERANGE"
