@@ -2,20 +2,21 @@
 # meminspect: top-level build. See README.md; `make help` lists the targets.
 #
 #   make                 module against KDIR (default: the running kernel's build tree) + reader
-#   make KERNEL=6.1      module and helper against a matrix kernel (5.10 6.1 6.12 7.3),
+#   make KERNEL=6.1      module and helper against a matrix kernel (5.10 6.1 6.12 7.3 6.12-rt),
 #                        fetched into the cache on demand; output in build/KERNEL/
 #   make run             set up, build, boot the default kernel in a VM, print the full report
-#   make check           lint + the whole selftest suite on every kernel and the debug kernel
+#   make check           lint + the whole selftest suite on every kernel, PREEMPT_RT and the debug kernel
 #                        (KASAN, lockdep, kmemleak); KERNELS="6.1" for a subset
 
 TOP := $(CURDIR)
-KERNELS ?= 5.10 6.1 6.12 7.3 debug
+KERNELS ?= 5.10 6.1 6.12 7.3 6.12-rt debug
 RUN_KERNEL ?= 6.1
 KDIR ?= /lib/modules/$(shell uname -r)/build
 PREFIX ?= /usr/local
 DESTDIR ?=
 
 MODULE_SRC := $(wildcard module/*.c module/*.h) module/Kbuild $(wildcard module/*.sh)
+# The root Kbuild (obj-m += module/): make -C KDIR M=$(TOP) builds module/meminspect.ko
 HELPER_SRC := $(wildcard selftests/helper/*.c) selftests/helper/Kbuild
 # The KUnit module: its own files and the module's pure sources ("# pure:" in its Kbuild)
 KUNIT_SRC := $(wildcard module/kunit/*.c module/kunit/*.h) module/kunit/Kbuild \
@@ -31,7 +32,7 @@ else
 all: module userspace
 module:
 	@if [ -d "$(KDIR)" ]; then \
-		$(MAKE) -C "$(KDIR)" M=$(TOP)/module modules; \
+		$(MAKE) -C "$(KDIR)" M=$(TOP) modules; \
 	else \
 		echo "meminspect: no kernel build tree at $(KDIR); building for matrix kernel $(RUN_KERNEL)"; \
 		$(MAKE) KERNEL=$(RUN_KERNEL) build-kernel; \
@@ -50,7 +51,7 @@ build-kernel: build/$(KERNEL)/module/meminspect.ko build/$(KERNEL)/helper/memins
 	build/$(KERNEL)/kunit/.built
 
 build/$(KERNEL)/module/meminspect.ko: $(MODULE_SRC)
-	@test -n "$(KERNEL)" || { echo "build-kernel needs KERNEL=5.10|6.1|6.12|7.3" >&2; exit 2; }
+	@test -n "$(KERNEL)" || { echo "build-kernel needs KERNEL=5.10|6.1|6.12|7.3|6.12-rt|debug" >&2; exit 2; }
 	@mkdir -p $(@D) && for f in $(MODULE_SRC); do ln -sf $(TOP)/$$f $(@D)/; done
 	scripts/kbuild $(KERNEL) $(@D) W=1 modules
 
@@ -82,8 +83,8 @@ lint:
 KVER = $(shell basename $$(dirname "$(KDIR)"))
 VERSION = $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
 install: module userspace
-	$(MAKE) -C "$(KDIR)" M=$(TOP)/module INSTALL_MOD_DIR=extra \
-		$(if $(DESTDIR),INSTALL_MOD_PATH=$(DESTDIR)) modules_install
+	@# not modules_install: from the root Kbuild it would keep the subdirectory (extra/module/)
+	install -D -m 0644 module/meminspect.ko $(DESTDIR)/lib/modules/$(KVER)/extra/meminspect.ko
 	depmod -a $(if $(DESTDIR),-b $(DESTDIR)) $(KVER)
 	install -D -m 0755 userspace/meminspect $(DESTDIR)$(PREFIX)/sbin/meminspect
 	install -D -m 0644 userspace/meminspect.8 $(DESTDIR)$(PREFIX)/share/man/man8/meminspect.8
@@ -98,7 +99,7 @@ uninstall:
 dkms-install: userspace
 	rm -rf /usr/src/meminspect-$(VERSION)
 	install -d /usr/src/meminspect-$(VERSION)/module
-	install -m 0644 dkms.conf /usr/src/meminspect-$(VERSION)/
+	install -m 0644 dkms.conf Kbuild /usr/src/meminspect-$(VERSION)/
 	install -m 0644 $(MODULE_SRC) /usr/src/meminspect-$(VERSION)/module/
 	dkms add -m meminspect -v $(VERSION)
 	dkms build -m meminspect -v $(VERSION)
@@ -116,7 +117,7 @@ clean:
 	-$(MAKE) -s -C userspace clean
 	-$(MAKE) -s -C selftests clean
 	rm -f module/*.o module/*.ko module/*.mod module/*.mod.c module/.*.cmd \
-		module/modules.order module/Module.symvers
+		module/modules.order module/Module.symvers .*.cmd modules.order Module.symvers
 
 help:
 	@sed -n '2,9s/^# \{0,1\}//p' Makefile

@@ -316,13 +316,21 @@ void mi_walk_notes(struct seq_file *m, int nid, const struct zone *zone,
 	}
 }
 
+/*
+ * What a hold is: on PREEMPT_RT zone->lock is a sleeping lock (an rtmutex),
+ * spin_lock_irqsave() leaves IRQs on and the walker can be preempted while
+ * holding it, so a hold's time is how long the zone's allocators waited for
+ * the lock, not a time with IRQs off.
+ */
+#define MI_HOLD_KIND (IS_ENABLED(CONFIG_PREEMPT_RT) ? "preemptible" : "irqs_off")
+
 void mi_walk_stats_note(struct seq_file *m, const struct mi_walk_stats *st)
 {
 	seq_printf(m,
-		   "# walk: budget %u lists %llu entries %llu holds %llu longest_hold_ns %llu longest_hold_entries %llu total_hold_ns %llu retries %llu unstable %llu\n",
+		   "# walk: budget %u lists %llu entries %llu holds %llu longest_hold_ns %llu longest_hold_entries %llu total_hold_ns %llu retries %llu unstable %llu hold %s\n",
 		   mi_walk_budget, st->lists, st->entries, st->holds,
 		   st->longest_ns, st->longest_entries, st->total_ns, st->retries,
-		   st->unstable);
+		   st->unstable, MI_HOLD_KIND);
 }
 
 /* ---- pageblocks ---- */
@@ -442,9 +450,14 @@ void mi_buddy_init(void)
 		mi_cap_set(&caps[MI_ROW_PAGEBLOCKS], false,
 			   "symbol %s not found", MI_PFNBLOCK_MT_SYM);
 	}
-	mi_cap_set(&caps[MI_ROW_WALK], true,
-		   "buddy and fragmentation walk the free lists under zone->lock with IRQs off for at most %u entries per hold; %u tries per order",
-		   mi_walk_budget, MI_WALK_TRIES);
+	if (IS_ENABLED(CONFIG_PREEMPT_RT))
+		mi_cap_set(&caps[MI_ROW_WALK], true,
+			   "buddy and fragmentation walk the free lists under zone->lock (PREEMPT_RT: a sleeping lock, IRQs on, the holder preemptible) for at most %u entries per hold; %u tries per order",
+			   mi_walk_budget, MI_WALK_TRIES);
+	else
+		mi_cap_set(&caps[MI_ROW_WALK], true,
+			   "buddy and fragmentation walk the free lists under zone->lock with IRQs off for at most %u entries per hold; %u tries per order",
+			   mi_walk_budget, MI_WALK_TRIES);
 	mi_caps_register(&mi_buddy_table, caps, MI_NR_ROWS);
 }
 

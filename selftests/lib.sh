@@ -325,6 +325,25 @@ mi_restore()
 }
 
 # mi_tmpdir: a fresh directory for one test's scratch files
+# snap_files DEST FILE [DEST FILE]...: read the FILEs back to back in one
+# process (progs/readseq.c says why: with one cat per file, fork, exec and
+# exit between the reads move the very figures being bracketed) and leave
+# each in its DEST.  Paths without spaces.
+snap_files()
+{
+	_sf_files= _sf_dests=
+	while [ $# -ge 2 ]; do
+		_sf_dests="$_sf_dests $1" _sf_files="$_sf_files $2"
+		shift 2
+	done
+	"$ST_DIR/progs/readseq" "${T:-/tmp}/.snap" $_sf_files || return 1
+	_sf_i=0
+	for _sf_d in $_sf_dests; do
+		mv "${T:-/tmp}/.snap.$_sf_i" "$_sf_d" || return 1
+		_sf_i=$((_sf_i + 1))
+	done
+}
+
 mi_tmpdir()
 {
 	_d=${TMPDIR:-/tmp}/mi.$$.${1:-t}

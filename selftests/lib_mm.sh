@@ -47,11 +47,9 @@ sums_by_order()
 # references before and after)
 buddy_snap()
 {
-	cat /proc/pagetypeinfo > "$T/p1"
-	cat /proc/buddyinfo > "$T/b1"
-	cat "$MI_DIR/buddy" > "$T/buddy"
-	cat /proc/pagetypeinfo > "$T/p2"
-	cat /proc/buddyinfo > "$T/b2"
+	snap_files "$T/p1" /proc/pagetypeinfo "$T/b1" /proc/buddyinfo \
+		"$T/buddy" "$MI_DIR/buddy" \
+		"$T/p2" /proc/pagetypeinfo "$T/b2" /proc/buddyinfo
 	flat_table "$T/buddy" 3 > "$T/ours.b"
 	{ cat "$T/ours.b"; sums_by_order "$T/ours.b"; } > "$T/ours"
 	{ flat_pagetypeinfo "$T/p1"; flat_buddyinfo "$T/b1"; } > "$T/r1"

@@ -103,6 +103,12 @@ check_walk()
 	_longest_ns=$(walk_stat "$_f" longest_hold_ns)
 	check "$_what: total hold time ($_total ns) >= the longest hold ($_longest_ns ns)" \
 		[ "$_total" -ge "$_longest_ns" ]
+	# what a hold is: the kernel says whether it is PREEMPT_RT (/sys/kernel/realtime, 1 on
+	# RT kernels, absent elsewhere), where zone->lock sleeps and IRQs stay on
+	_kind=$(walk_stat "$_f" hold)
+	_want=irqs_off
+	[ "$(cat /sys/kernel/realtime 2>/dev/null)" = 1 ] && _want=preemptible
+	check "$_what: the note says a hold is '$_kind' (kernel: $_want)" [ "$_kind" = "$_want" ]
 	if [ "$_allow_unstable" = no ]; then
 		check "$_what: no order unstable (unstable $_unstable, no '# unstable' note)" \
 			none_unstable "$_unstable" "$_f"

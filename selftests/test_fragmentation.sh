@@ -21,9 +21,8 @@ require_file "$MI_DIR/fragmentation"
 
 snap()
 {
-	cat /proc/buddyinfo > "$T/b1"
-	cat "$MI_DIR/fragmentation" > "$T/frag"
-	cat /proc/buddyinfo > "$T/b2"
+	snap_files "$T/b1" /proc/buddyinfo "$T/frag" "$MI_DIR/fragmentation" \
+		"$T/b2" /proc/buddyinfo
 	flat_table "$T/frag" 3 > "$T/ours"
 	frag_from_buddyinfo "$T/b1" > "$T/r1"
 	frag_from_buddyinfo "$T/b2" > "$T/r2"
@@ -31,11 +30,9 @@ snap()
 
 snap_debugfs()
 {
-	cat "$EXTFRAG/unusable_index" > "$T/u1"
-	cat "$EXTFRAG/extfrag_index" > "$T/e1"
-	cat "$MI_DIR/fragmentation" > "$T/frag"
-	cat "$EXTFRAG/unusable_index" > "$T/u2"
-	cat "$EXTFRAG/extfrag_index" > "$T/e2"
+	snap_files "$T/u1" "$EXTFRAG/unusable_index" "$T/e1" "$EXTFRAG/extfrag_index" \
+		"$T/frag" "$MI_DIR/fragmentation" \
+		"$T/u2" "$EXTFRAG/unusable_index" "$T/e2" "$EXTFRAG/extfrag_index"
 	flat_table "$T/frag" 3 > "$T/ours"
 	{ flat_extfrag "$T/u1" unusable_permille; flat_extfrag "$T/e1" extfrag_permille; } > "$T/r1"
 	{ flat_extfrag "$T/u2" unusable_permille; flat_extfrag "$T/e2" extfrag_permille; } > "$T/r2"
