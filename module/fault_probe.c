@@ -147,6 +147,17 @@ static struct mi_fault_probe {
 	int err;		/* of the last arming's register_kprobe() */
 } mi_fault_probes[MI_NR_EPS];
 
+/*
+ * For the selftests (test_fault_knobs.sh): an entry point whose
+ * register_kprobe() is taken as failed (-EBUSY), so that the stats note of
+ * an entry point that did not attach can be checked; no real failure can
+ * be made on demand.  Empty (the default): every one is registered.
+ */
+static char *fault_refuse_ep = "";
+module_param(fault_refuse_ep, charp, 0400);
+MODULE_PARM_DESC(fault_refuse_ep,
+		 "tests only: arming takes register_kprobe() of this fault entry point as failed");
+
 /* the registered probes, for the one unregister_kprobes() call */
 static struct kprobe *mi_fault_kps[MI_NR_EPS];
 
@@ -349,7 +360,10 @@ int mi_fault_probes_register(unsigned int sites, char *why, size_t len)
 		p->kp.symbol_name = mi_fault_eps[i].name;
 		p->kp.pre_handler = mi_fault_pre;
 		p->kp.post_handler = mi_fault_post;
-		err = register_kprobe(&p->kp);
+		if (!strcmp(fault_refuse_ep, mi_fault_eps[i].name))
+			err = -EBUSY;
+		else
+			err = register_kprobe(&p->kp);
 		if (err) {
 			/* the site works without it, but not fully: stats says so */
 			pr_warn("fault: arming: register_kprobe(%s): %d; the %s site goes without it\n",

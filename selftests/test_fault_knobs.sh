@@ -214,6 +214,31 @@ fi
 check_eq "fault: a fresh load starts disarmed" "$(fget armed)/$(fget sites)" 0/none
 fault_defaults
 
+# -- an entry point that does not attach shows in stats -------------------------
+# fault_refuse_ep (a parameter for this test) makes arming take one entry
+# point's register_kprobe() as failed (-EBUSY): the site attaches without it
+# and stats says so in a note
+
+ep=$(cap_detail fault.slab "$T/caps" | sed -n 's/.* at //p' | awk '{ print $NF }')
+if rmmod meminspect && insmod "$MI_KO" fault_refuse_ep="$ep"; then
+	fset sites slab
+	fset aim-comm mi-nobody
+	if fset armed 1; then
+		check_eq "fault: arming with $ep refused: slab still attached" "$(fstat slab attached)" yes
+		check_eq "fault: stats notes the entry point that did not attach" \
+			"$(grep '^#' "$MI_FAULT/stats")" \
+			"# slab: entry point $ep not attached: register_kprobe error -16"
+	else
+		fail "fault: arming with $ep refused succeeds"
+	fi
+	fset armed 0
+	rmmod meminspect && insmod "$MI_KO"
+else
+	fail "fault: meminspect loads with fault_refuse_ep=$ep"
+fi
+check_eq "fault: a plain load notes nothing in stats" "$(grep -c '^#' "$MI_FAULT/stats")" 0
+fault_defaults
+
 # -- the aimed module goes away while armed ------------------------------------
 
 helper_load
