@@ -47,13 +47,24 @@ check_eq "fault: excluded lists tomoyo_realpath_from_path as built in, present $
 ) &
 copy=$!
 while [ ! -s "$T/copy" ]; do sleep 0.1; done
-bad=0
+# PREEMPT_RT: spinlock_t is too big to sit in struct page, so each page
+# table's lock is a slab object (ALLOC_SPLIT_PTLOCKS: ptlock_alloc()); the
+# program's first page fault, on its first instruction, then makes the first
+# slab allocation after the exec (seen: __pmd_alloc+0x51, 32 bytes, on
+# 6.12-rt), and the kernel retries the fault: the program runs unharmed.
+# There the failure lands in the program's page fault instead.
+rt=no
+uname -v | grep -q PREEMPT_RT && rt=yes
+bad=0 faults=0
 for i in 1 2 3; do
 	"$R" fault run --times 1 -- "$PROG" > "$T/run" 2> "$T/run.err"
 	rc=$?
 	if [ "$rc" = 1 ] && grep -q '^sysprog: [a-z0-9_]*: errno 12 (ENOMEM)$' "$T/run" &&
 	   [ "$(fget armed)" = 0 ]; then
 		:
+	elif [ "$rt" = yes ] && [ "$rc" = 0 ] && [ "$(fget armed)" = 0 ] &&
+	     grep -q ' sysprog .* __p[mt]d_alloc+' "$T/run"; then
+		faults=$((faults + 1))
 	else
 		bad=$((bad + 1))
 		diag "run $i: exit $rc"
@@ -63,8 +74,9 @@ for i in 1 2 3; do
 done
 touch "$T/stop"
 wait $copy
-check_eq "fault run --times 1 -- sysprog: 3 of 3 runs exit 1 with one ENOMEM from the program's own calls, disarmed after" \
+check_eq "fault run --times 1 -- sysprog: 3 of 3 runs exit 1 with one ENOMEM from the program's own calls (PREEMPT_RT: or its first page fault's page-table lock), disarmed after" \
 	"$bad" 0
+[ "$faults" = 0 ] || diag "PREEMPT_RT: $faults of 3 failures were the page fault's ptlock allocation"
 grep '^sysprog:.*ENOMEM' "$T/run" | sed 's/^/# last run: /'
 check_eq "fault run: the log's one failure is sysprog's" \
 	"$(awk '$1 == "seq" { s = 1; next } s && $1 ~ /^[0-9]+$/ { n++; c = $4 } END { print n + 0, c }' "$T/run")" \
