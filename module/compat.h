@@ -422,4 +422,29 @@ static inline const char *mi_pss_source(void)
 #endif /* CONFIG_NO_PAGE_MAPCOUNT */
 #endif /* MI_HAVE_PAGE_MAPCOUNT */
 
+/*
+ * Wait until no task can still be on an ftrace trampoline that returns into
+ * this module (mi_fault_ret_null(), fault_probe.c): a task preempted there
+ * holds no RCU read lock, so unregister_kprobes()' grace period does not
+ * cover it; an RCU-tasks grace period does (every task has since scheduled
+ * voluntarily or run in user space), as ftrace_shutdown() waits before it
+ * frees a trampoline.  synchronize_rcu_tasks() is exported only with
+ * CONFIG_TASKS_RCU (probe.sh); without it (5.10: no preemption on the
+ * trampoline, the kernel is not preemptible there) false is returned and
+ * capabilities says so.
+ */
+#ifdef MI_HAVE_SYNCHRONIZE_RCU_TASKS
+#include <linux/rcupdate.h>
+static inline bool mi_synchronize_rcu_tasks(void)
+{
+	synchronize_rcu_tasks();
+	return true;
+}
+#else
+static inline bool mi_synchronize_rcu_tasks(void)
+{
+	return false;
+}
+#endif
+
 #endif /* MI_COMPAT_H */

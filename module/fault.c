@@ -21,6 +21,7 @@
 #include <linux/debugfs.h>
 #include <linux/err.h>
 #include <linux/irq_work.h>
+#include <linux/jiffies.h>
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
@@ -34,10 +35,12 @@
 #include <linux/slab.h>
 #include <linux/stacktrace.h>
 #include <linux/string.h>
+#include <linux/timer.h>
 #include <linux/uaccess.h>
 #include <linux/workqueue.h>
 
 #include "capabilities.h"
+#include "compat.h"
 #include "fault.h"
 #include "slab.h"
 #include "text.h"
@@ -66,6 +69,7 @@ struct mi_fault_pcpu {
 static DEFINE_PER_CPU(struct mi_fault_pcpu, mi_fault_pcpu);
 
 struct mi_fault_armed mi_fault_cfg;
+bool mi_fault_stopped;
 
 static struct {
 	struct mutex lock;		/* protects everything but the counters */
@@ -73,6 +77,7 @@ static struct {
 	struct pid *pid;		/* cur.aim_pid resolved, referenced */
 	struct cgroup *cgrp;		/* cur.aim_cgroup resolved, referenced */
 	bool armed;
+	bool ever_armed;		/* since load: unload waits for tasks */
 	struct dentry *dir;
 	/* the decision's state, reset at arming */
 	atomic_t nth;
@@ -85,6 +90,9 @@ static struct {
 	struct mi_fault_log_ent log[MI_FAULT_LOG];
 	struct irq_work irq_work;
 	struct work_struct work;
+	/* duration: stops injecting from a timer, unregisters from a work */
+	struct timer_list timer;
+	struct work_struct disarm_work;
 } mi_fault = {
 	.lock = __MUTEX_INITIALIZER(mi_fault.lock),
 };
@@ -285,6 +293,9 @@ static void mi_fault_disarm(void)
 {
 	if (!mi_fault.armed)
 		return;
+	/* no new failure from here on, on any CPU, before the slow part */
+	WRITE_ONCE(mi_fault_stopped, true);
+	timer_delete_sync(&mi_fault.timer);
 	mi_fault_set_owner(true);
 	mi_fault_probes_unregister();
 	mi_fault_set_owner(false);
@@ -326,8 +337,15 @@ static int mi_fault_arm(void)
 			return -EINVAL;
 		}
 	}
+	/* resolved again: a module's function may have gone since the write */
+	err = mi_fault_exclude_arm(s->exclude_caller);
+	if (err) {
+		pr_warn("fault: arming: exclude-caller names a function that is gone\n");
+		goto clear_mod;
+	}
 	mi_fault_reset_counters();
 
+	WRITE_ONCE(mi_fault_stopped, false);
 	/* the probes are live as they are registered: spare this task */
 	mi_fault_set_owner(true);
 	err = mi_fault_probes_register(s->sites, why, sizeof(why));
@@ -346,6 +364,10 @@ static int mi_fault_arm(void)
 	mi_fault_set_owner(false);
 	mi_fault.armed = true;
 	mi_fault.cur.armed = true;
+	mi_fault.ever_armed = true;
+	if (s->duration)
+		mod_timer(&mi_fault.timer,
+			  jiffies + msecs_to_jiffies(s->duration));
 	return 0;
 
 unregister:
@@ -353,8 +375,30 @@ unregister:
 clear_owner:
 	mi_fault_set_owner(false);
 	mi_fault_quiesce();
+clear_mod:
 	mi_fault_aim_module_arm(NULL);
 	return err;
+}
+
+/*
+ * duration: the timer, in softirq context, cannot unregister probes (that
+ * sleeps) and must not allocate (everything may be failing): it stops
+ * injection with one store that every handler reads first, and queues the
+ * preallocated work item that disarms for real.
+ */
+static void mi_fault_timer_fn(struct timer_list *timer)
+{
+	WRITE_ONCE(mi_fault_stopped, true);
+	schedule_work(&mi_fault.disarm_work);
+}
+
+static void mi_fault_disarm_work_fn(struct work_struct *work)
+{
+	mutex_lock(&mi_fault.lock);
+	/* an arming since the timer fired cleared the flag: nothing to do */
+	if (mi_fault.armed && READ_ONCE(mi_fault_stopped))
+		mi_fault_disarm();
+	mutex_unlock(&mi_fault.lock);
 }
 
 /* ---- knob files -------------------------------------------------------- */
@@ -410,6 +454,11 @@ static int mi_fault_commit(enum mi_fault_knob knob,
 		if (s->aim_module[0] && !mi_fault_find_module(s->aim_module))
 			return -EINVAL;
 		break;
+	case MI_FK_EXCLUDE_CALLER:
+		err = mi_fault_exclude_check(s->exclude_caller);
+		if (err)
+			return err;
+		break;
 	default:
 		break;
 	}
@@ -439,6 +488,31 @@ static ssize_t mi_fault_knob_read(struct file *file, char __user *ubuf,
 	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
 }
 
+/*
+ * A write to `armed`.  Nothing on this path allocates (the value is parsed
+ * on the stack), so that a file opened before arming can always disarm,
+ * even while every allocation of the writer fails; and any file position
+ * is taken, so that one open file arms and disarms again and again.
+ */
+static ssize_t mi_fault_armed_write(const char *buf, size_t count)
+{
+	unsigned int v;
+	int err;
+
+	err = mi_fault_parse_uint(buf, count, 0, 1, &v);
+	if (err)
+		return err;
+	err = mutex_lock_killable(&mi_fault.lock);
+	if (err)
+		return err;
+	if (v)
+		err = mi_fault_arm();
+	else
+		mi_fault_disarm();
+	mutex_unlock(&mi_fault.lock);
+	return err ? err : count;
+}
+
 static ssize_t mi_fault_knob_write(struct file *file, const char __user *ubuf,
 				   size_t count, loff_t *ppos)
 {
@@ -456,6 +530,8 @@ static ssize_t mi_fault_knob_write(struct file *file, const char __user *ubuf,
 		return -EINVAL;
 	if (copy_from_user(buf, ubuf, count))
 		return -EFAULT;
+	if (knob == MI_FK_ARMED)
+		return mi_fault_armed_write(buf, count);
 
 	s = kmalloc(sizeof(*s), GFP_KERNEL);	/* too big for the stack */
 	if (!s)
@@ -467,13 +543,6 @@ static ssize_t mi_fault_knob_write(struct file *file, const char __user *ubuf,
 	err = mi_fault_parse_knob(knob, buf, count, mi_fault_max_order(), s);
 	if (err)
 		goto out_unlock;
-	if (knob == MI_FK_ARMED) {
-		if (s->armed)
-			err = mi_fault_arm();
-		else
-			mi_fault_disarm();
-		goto out_unlock;
-	}
 	if (mi_fault.armed) {
 		err = -EBUSY;
 		goto out_unlock;
@@ -521,7 +590,7 @@ static int mi_fault_stats_show(struct seq_file *m, void *unused)
 {
 	enum mi_fault_site site;
 	u64 sum[MI_NR_CNT];
-	int cpu, i;
+	int cpu, i, err;
 
 	seq_puts(m, "site attached checked matched failed nofail\n");
 	for (site = 0; site < MI_NR_SITES; site++) {
@@ -536,6 +605,12 @@ static int mi_fault_stats_show(struct seq_file *m, void *unused)
 			   sum[MI_CNT_CHECKED], sum[MI_CNT_MATCHED],
 			   sum[MI_CNT_FAILED], sum[MI_CNT_NOFAIL]);
 	}
+	/* under the lock: an arming rewrites what it shows */
+	err = mutex_lock_killable(&mi_fault.lock);
+	if (err)
+		return err;
+	mi_fault_show_unprobed(m);
+	mutex_unlock(&mi_fault.lock);
 	return 0;
 }
 
@@ -570,9 +645,21 @@ static int mi_fault_log_show(struct seq_file *m, void *unused)
 	return 0;
 }
 
+static int mi_fault_excluded_show(struct seq_file *m, void *unused)
+{
+	int err = mutex_lock_killable(&mi_fault.lock);
+
+	if (err)
+		return err;
+	mi_fault_exclude_show(m);
+	mutex_unlock(&mi_fault.lock);
+	return 0;
+}
+
 DEFINE_SHOW_ATTRIBUTE(mi_fault_settings);
 DEFINE_SHOW_ATTRIBUTE(mi_fault_stats);
 DEFINE_SHOW_ATTRIBUTE(mi_fault_log);
+DEFINE_SHOW_ATTRIBUTE(mi_fault_excluded);
 
 /* ---- init and exit ----------------------------------------------------- */
 
@@ -586,9 +673,12 @@ int mi_fault_init(struct dentry *parent)
 	mi_fault_settings_init(&mi_fault.cur, mi_fault_max_order());
 	init_irq_work(&mi_fault.irq_work, mi_fault_irq_work);
 	INIT_WORK(&mi_fault.work, mi_fault_print_work);
+	INIT_WORK(&mi_fault.disarm_work, mi_fault_disarm_work_fn);
+	timer_setup(&mi_fault.timer, mi_fault_timer_fn, 0);
 
 	mi_fault_probes_init(&mi_fault_caps[R_SLAB]);
 	mi_fault_caller_init();
+	mi_fault_exclude_init();
 	err = mi_fault_aim_init();
 	if (err)
 		return err;
@@ -607,8 +697,13 @@ int mi_fault_init(struct dentry *parent)
 			   "slab_caches cannot be walked: %s", why);
 	mi_cap_set(&mi_fault_caps[R_AIM_CGROUP], true,
 		   "cgroup_get_from_path at write, task_under_cgroup_hierarchy (cgroup v2)");
+#ifdef MI_HAVE_SYNCHRONIZE_RCU_TASKS
 	mi_cap_set(&mi_fault_caps[R_FILE], true,
-		   "directory fault/: fault injection knobs, settings, stats, log (docs/fault.md)");
+		   "directory fault/: fault injection knobs, settings, stats, log (docs/fault.md); unload waits for tasks on the ftrace trampoline (synchronize_rcu_tasks)");
+#else
+	mi_cap_set(&mi_fault_caps[R_FILE], true,
+		   "directory fault/: fault injection knobs, settings, stats, log (docs/fault.md); synchronize_rcu_tasks not exported: unload does not wait for tasks on the ftrace trampoline");
+#endif
 
 	mi_fault.dir = debugfs_create_dir("fault", parent);
 	if (IS_ERR(mi_fault.dir)) {
@@ -633,6 +728,9 @@ int mi_fault_init(struct dentry *parent)
 	if (!IS_ERR(file))
 		file = debugfs_create_file("log", 0400, mi_fault.dir, NULL,
 					   &mi_fault_log_fops);
+	if (!IS_ERR(file))
+		file = debugfs_create_file("excluded", 0400, mi_fault.dir,
+					   NULL, &mi_fault_excluded_fops);
 	if (IS_ERR(file)) {
 		err = PTR_ERR(file);
 		goto remove;
@@ -655,6 +753,15 @@ void mi_fault_exit(void)
 	mutex_lock(&mi_fault.lock);
 	mi_fault_disarm();
 	mutex_unlock(&mi_fault.lock);
+	/* a duration's work item queued before the disarm: it finds nothing */
+	cancel_work_sync(&mi_fault.disarm_work);
+	/*
+	 * Only unloading frees the ret stub a failed call returns through;
+	 * disarming frees nothing, so the wait is here, once, not at every
+	 * disarm (an RCU-tasks grace period takes long, a sweep disarms often).
+	 */
+	if (mi_fault.ever_armed)
+		mi_synchronize_rcu_tasks();
 	mi_fault_aim_exit();
 	put_pid(mi_fault.pid);
 	if (mi_fault.cgrp)

@@ -16,6 +16,7 @@ struct cgroup;
 struct dentry;
 struct module;
 struct pid;
+struct seq_file;
 struct mi_cap;
 
 enum mi_fault_site {
@@ -41,6 +42,8 @@ struct mi_fault_armed {
 };
 
 extern struct mi_fault_armed mi_fault_cfg;
+/* set when disarming starts or the duration ends: the handlers fail nothing */
+extern bool mi_fault_stopped;
 
 /* One call seen by the handler. */
 struct mi_fault_call {
@@ -57,6 +60,7 @@ int mi_fault_probes_init(struct mi_cap *caps);	/* one row per site */
 int mi_fault_probes_register(unsigned int sites, char *why, size_t len);
 void mi_fault_probes_unregister(void);
 bool mi_fault_site_attached(enum mi_fault_site site);
+void mi_fault_show_unprobed(struct seq_file *m);
 bool mi_fault_verify(enum mi_fault_site site);
 void mi_fault_set_owner(bool owner);
 unsigned int mi_fault_max_order(void);
@@ -76,6 +80,13 @@ unsigned int mi_fault_nr_wrappers(void);
 unsigned long mi_fault_alloc_caller(const struct mi_fault_call *c);
 bool mi_fault_caller_in(const struct mi_fault_call *c, struct module *mod,
 			unsigned int depth);
+
+/* fault_caller.c: exclude-caller and the built-in spared callers */
+void mi_fault_exclude_init(void);
+int mi_fault_exclude_check(const char *list);
+int mi_fault_exclude_arm(const char *list);
+bool mi_fault_excluded(const struct mi_fault_call *c);
+void mi_fault_exclude_show(struct seq_file *m);
 
 /* fault.c: called by the handler */
 enum { MI_CNT_CHECKED, MI_CNT_MATCHED, MI_CNT_FAILED, MI_CNT_NOFAIL,

@@ -18,9 +18,11 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/atomic.h>
 #include <linux/kallsyms.h>
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
+#include <linux/seq_file.h>
 #include <linux/stacktrace.h>
 #include <linux/string.h>
 
@@ -168,3 +170,172 @@ bool mi_fault_caller_in(const struct mi_fault_call *c, struct module *mod,
 }
 
 NOKPROBE_SYMBOL(mi_fault_caller_in);
+
+/*
+ * exclude-caller: allocations made under one of these functions (anywhere
+ * in the allocating code's saved stack) are never failed.  The built-in
+ * entries are callers that bring the kernel down when their allocation
+ * fails, on a stock kernel with its default settings; each cites where.
+ * The handler compares addresses with the functions' ranges, found by
+ * name (ksyms) at init for the built-ins and at arming for the knob's.
+ */
+static const char *const mi_excl_builtin[] = {
+	/*
+	 * TOMOYO is built in and active on Debian with no policy loaded;
+	 * tomoyo_warn_oom() (security/tomoyo/memory.c) panics "MAC
+	 * Initialization failed." while !tomoyo_policy_loaded.  Every exec
+	 * reaches the first (security/tomoyo/realpath.c), through
+	 * tomoyo_find_next_domain(); the others call tomoyo_memory_ok() on
+	 * their own allocation, which calls tomoyo_warn_oom() when it is NULL
+	 * (memory.c: tomoyo_get_name(), tomoyo_commit_ok(); domain.c:
+	 * tomoyo_assign_namespace(); condition.c: tomoyo_get_condition()).
+	 */
+	"tomoyo_realpath_from_path",
+	"tomoyo_get_name",
+	"tomoyo_commit_ok",
+	"tomoyo_assign_namespace",
+	"tomoyo_get_condition",
+};
+
+#define MI_NR_EXCL_BUILTIN	ARRAY_SIZE(mi_excl_builtin)
+
+static struct mi_excl {
+	unsigned long start, end;	/* 0, 0: not in this kernel */
+	const char *name;		/* built-in: its table entry */
+	char knob_name[KSYM_NAME_LEN];	/* from the knob */
+	atomic_long_t spared;
+} mi_excl[MI_NR_EXCL_BUILTIN + MI_FAULT_EXCLUDE_MAX];
+static unsigned int mi_nr_excl;	/* built-ins first, then the knob's */
+
+/* The range of function @name, false if the kernel has no such function. */
+static bool mi_func_range(const char *name, unsigned long *start,
+			  unsigned long *end)
+{
+	unsigned long addr = mi_ksym(name), size;
+
+	if (!addr)
+		return false;
+	size = mi_func_size(addr);
+	if (!size)
+		return false;
+	*start = addr;
+	*end = addr + size;
+	return true;
+}
+
+void mi_fault_exclude_init(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < MI_NR_EXCL_BUILTIN; i++) {
+		mi_excl[i].name = mi_excl_builtin[i];
+		mi_func_range(mi_excl[i].name, &mi_excl[i].start,
+			      &mi_excl[i].end);
+	}
+	mi_nr_excl = MI_NR_EXCL_BUILTIN;
+}
+
+/*
+ * Resolve @list (the knob's "f,g" form, already checked by
+ * mi_fault_parse_callers()) into the entries after the built-ins when
+ * @commit, else only check that every name is a function: -EINVAL if one
+ * is not, and nothing changes.  Disarmed, under fault.c's lock: no handler
+ * is running.
+ */
+static int mi_fault_exclude_resolve(const char *list, bool commit)
+{
+	char buf[MI_FAULT_PATH_LEN], *p = buf, *name;
+	unsigned int n = MI_NR_EXCL_BUILTIN;
+	unsigned long start, end;
+
+	strscpy(buf, list, sizeof(buf));
+	if (commit)
+		WRITE_ONCE(mi_nr_excl, MI_NR_EXCL_BUILTIN);
+	while ((name = strsep(&p, ",")) && *name) {
+		if (!mi_func_range(name, &start, &end))
+			return -EINVAL;
+		if (!commit || n >= ARRAY_SIZE(mi_excl))
+			continue;
+		mi_excl[n].start = start;
+		mi_excl[n].end = end;
+		mi_excl[n].name = NULL;
+		strscpy(mi_excl[n].knob_name, name,
+			sizeof(mi_excl[n].knob_name));
+		n++;
+	}
+	if (commit)
+		WRITE_ONCE(mi_nr_excl, n);
+	return 0;
+}
+
+int mi_fault_exclude_check(const char *list)
+{
+	return mi_fault_exclude_resolve(list, false);
+}
+
+int mi_fault_exclude_arm(const char *list)
+{
+	unsigned int i;
+	int err;
+
+	err = mi_fault_exclude_resolve(list, true);
+	for (i = 0; i < ARRAY_SIZE(mi_excl); i++)
+		atomic_long_set(&mi_excl[i].spared, 0);
+	return err;
+}
+
+/* `excluded`: header "caller origin present spared" */
+void mi_fault_exclude_show(struct seq_file *m)
+{
+	unsigned int i, n = READ_ONCE(mi_nr_excl);
+
+	seq_puts(m, "caller origin present spared\n");
+	for (i = 0; i < n; i++)
+		seq_printf(m, "%s %s %s %ld\n",
+			   mi_excl[i].name ? mi_excl[i].name :
+			   mi_excl[i].knob_name,
+			   i < MI_NR_EXCL_BUILTIN ? "builtin" : "knob",
+			   mi_excl[i].start ? "yes" : "no",
+			   atomic_long_read(&mi_excl[i].spared));
+}
+
+static int mi_excl_find(unsigned long addr, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (addr >= mi_excl[i].start && addr < mi_excl[i].end)
+			return i;
+	return -1;
+}
+
+NOKPROBE_SYMBOL(mi_excl_find);
+
+/*
+ * Is @c made under an excluded function?  Then it is counted as spared.
+ * The direct caller first (the common case, no unwinding), then every
+ * frame of the saved stack from the entry point's caller on.
+ */
+bool mi_fault_excluded(const struct mi_fault_call *c)
+{
+	unsigned long entries[MI_FAULT_DEPTH_MAX + MI_STACK_EXTRA];
+	unsigned int n = READ_ONCE(mi_nr_excl), nr, i;
+	int k;
+
+	if (!n)
+		return false;
+	k = mi_excl_find(c->caller, n);
+	if (k < 0) {
+		nr = stack_trace_save(entries, ARRAY_SIZE(entries), 0);
+		for (i = 0; i < nr && entries[i] != c->caller; i++)
+			;
+		for (; i < nr && k < 0; i++)
+			k = mi_excl_find(entries[i], n);
+	}
+	if (k < 0)
+		return false;
+	atomic_long_inc(&mi_excl[k].spared);
+	return true;
+}
+
+NOKPROBE_SYMBOL(mi_fault_excluded);

@@ -33,6 +33,8 @@ const char *const mi_fault_knob_names[MI_FK_NR] = {
 	[MI_FK_AIM_SIZE] = "aim-size",
 	[MI_FK_AIM_MODULE] = "aim-module",
 	[MI_FK_AIM_DEPTH] = "aim-depth",
+	[MI_FK_EXCLUDE_CALLER] = "exclude-caller",
+	[MI_FK_DURATION] = "duration",
 	[MI_FK_ARMED] = "armed",
 };
 
@@ -282,6 +284,30 @@ int mi_fault_parse_path(const char *buf, size_t len, char *out, size_t size)
 	return mi_parse_str(buf, len, mi_is_graph, size, out, size);
 }
 
+/* a symbol name as kallsyms prints it, or the comma between two */
+static bool mi_is_caller_char(char c)
+{
+	return isalnum(c) || c == '_' || c == '.' || c == ',';
+}
+
+int mi_fault_parse_callers(const char *buf, size_t len, char *out,
+			   size_t size)
+{
+	size_t t = mi_trim(buf, len), i, names = 1;
+
+	/* no empty name: not first, not last, never two commas in a row */
+	for (i = 0; i < t; i++) {
+		if (buf[i] != ',')
+			continue;
+		if (i == 0 || i == t - 1 || buf[i + 1] == ',')
+			return -EINVAL;
+		names++;
+	}
+	if (names > MI_FAULT_EXCLUDE_MAX)
+		return -ERANGE;
+	return mi_parse_str(buf, len, mi_is_caller_char, size, out, size);
+}
+
 int mi_fault_parse_knob(enum mi_fault_knob knob, const char *buf, size_t len,
 			unsigned int max_order_limit,
 			struct mi_fault_settings *s)
@@ -347,6 +373,11 @@ int mi_fault_parse_knob(enum mi_fault_knob knob, const char *buf, size_t len,
 	case MI_FK_AIM_DEPTH:
 		return mi_fault_parse_uint(buf, len, 1, MI_FAULT_DEPTH_MAX,
 					   &s->aim_depth);
+	case MI_FK_EXCLUDE_CALLER:
+		return mi_fault_parse_callers(buf, len, s->exclude_caller,
+					      sizeof(s->exclude_caller));
+	case MI_FK_DURATION:
+		return mi_fault_parse_uint(buf, len, 0, INT_MAX, &s->duration);
 	case MI_FK_ARMED:
 		err = mi_fault_parse_uint(buf, len, 0, 1, &u);
 		if (!err)
@@ -409,6 +440,10 @@ int mi_fault_format_knob(enum mi_fault_knob knob,
 		return scnprintf(buf, size, "%s", s->aim_module);
 	case MI_FK_AIM_DEPTH:
 		return scnprintf(buf, size, "%u", s->aim_depth);
+	case MI_FK_EXCLUDE_CALLER:
+		return scnprintf(buf, size, "%s", s->exclude_caller);
+	case MI_FK_DURATION:
+		return scnprintf(buf, size, "%u", s->duration);
 	case MI_FK_ARMED:
 		return scnprintf(buf, size, "%d", s->armed);
 	case MI_FK_NR:

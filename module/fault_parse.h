@@ -26,6 +26,8 @@
 #define MI_FAULT_PATH_LEN	256	/* cgroup path, NUL included */
 #define MI_FAULT_DEPTH_MAX	32
 #define MI_FAULT_VERBOSE_MAX	2
+/* function names in exclude-caller */
+#define MI_FAULT_EXCLUDE_MAX	8
 /* longest accepted write: a cgroup path and a newline */
 #define MI_FAULT_INPUT_MAX	MI_FAULT_PATH_LEN
 
@@ -50,6 +52,8 @@ enum mi_fault_knob {
 	MI_FK_AIM_SIZE,
 	MI_FK_AIM_MODULE,
 	MI_FK_AIM_DEPTH,
+	MI_FK_EXCLUDE_CALLER,
+	MI_FK_DURATION,
 	MI_FK_ARMED,
 	MI_FK_NR
 };
@@ -76,6 +80,8 @@ struct mi_fault_settings {
 	unsigned long aim_size_min, aim_size_max;
 	char aim_module[MI_FAULT_NAME_LEN];	/* "" = any */
 	unsigned int aim_depth;		/* 1..MI_FAULT_DEPTH_MAX */
+	char exclude_caller[MI_FAULT_PATH_LEN];	/* "f,g"; "" = none */
+	unsigned int duration;		/* ms, 0 (none) or 1..INT_MAX */
 	bool armed;
 };
 
@@ -97,6 +103,12 @@ int mi_fault_parse_size_range(const char *buf, size_t len, bool *set,
 int mi_fault_parse_name(const char *buf, size_t len, char *out, size_t size);
 /* a command name: printable, spaces allowed, at most TASK_COMM_LEN - 1 */
 int mi_fault_parse_comm(const char *buf, size_t len, char *out, size_t size);
+/*
+ * "" or up to MI_FAULT_EXCLUDE_MAX function names ([A-Za-z0-9_.]) separated
+ * by single commas
+ */
+int mi_fault_parse_callers(const char *buf, size_t len, char *out,
+			   size_t size);
 /* "" or an absolute path ("/..."), no spaces or control characters */
 int mi_fault_parse_path(const char *buf, size_t len, char *out, size_t size);
 

@@ -31,6 +31,7 @@
 #include <linux/module.h>
 #include <linux/preempt.h>
 #include <linux/sched.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -143,7 +144,22 @@ static struct mi_fault_probe {
 	struct kprobe kp;
 	bool present;		/* the running kernel has the symbol */
 	bool registered;
+	int err;		/* of the last arming's register_kprobe() */
 } mi_fault_probes[MI_NR_EPS];
+
+/*
+ * For the selftests (test_fault_knobs.sh): an entry point whose
+ * register_kprobe() is taken as failed (-EBUSY), so that the stats note of
+ * an entry point that did not attach can be checked; no real failure can
+ * be made on demand.  Empty (the default): every one is registered.
+ */
+static char *fault_refuse_ep = "";
+module_param(fault_refuse_ep, charp, 0400);
+MODULE_PARM_DESC(fault_refuse_ep,
+		 "tests only: arming takes register_kprobe() of this fault entry point as failed");
+
+/* the registered probes, for the one unregister_kprobes() call */
+static struct kprobe *mi_fault_kps[MI_NR_EPS];
 
 static bool mi_site_attached[MI_NR_SITES];
 
@@ -200,6 +216,9 @@ static int mi_fault_pre(struct kprobe *kp, struct pt_regs *regs)
 	struct mi_fault_call c;
 	unsigned int order;
 
+	/* disarming, or the duration is over: not even counted */
+	if (READ_ONCE(mi_fault_stopped))
+		return 0;
 	ep = &mi_fault_eps[container_of(kp, struct mi_fault_probe, kp) -
 			   mi_fault_probes];
 	c.site = ep->site;
@@ -231,6 +250,13 @@ static int mi_fault_pre(struct kprobe *kp, struct pt_regs *regs)
 	}
 
 	mi_fault_count(c.site, MI_CNT_CHECKED);
+	/*
+	 * kmalloc(0) returns ZERO_SIZE_PTR, never NULL, however short of
+	 * memory the kernel is (mm/slab_common.c): callers need not check it,
+	 * so a NULL from here would be a failure the kernel never makes.
+	 */
+	if (c.site == MI_SITE_SLAB && ep->size != NA && !c.size)
+		return 0;
 	/* never fail the module's own allocations */
 	if (within_module(c.caller, THIS_MODULE))
 		return 0;
@@ -241,6 +267,9 @@ static int mi_fault_pre(struct kprobe *kp, struct pt_regs *regs)
 		mi_fault_count(c.site, MI_CNT_NOFAIL);
 		return 0;
 	}
+	/* callers that panic on failure, and the user's (exclude-caller) */
+	if (mi_fault_excluded(&c))
+		return 0;
 	if (!mi_fault_decide(&c))
 		return 0;
 	mi_fault_count(c.site, MI_CNT_FAILED);
@@ -274,17 +303,37 @@ bool mi_fault_site_attached(enum mi_fault_site site)
 	return READ_ONCE(mi_site_attached[site]);
 }
 
-void mi_fault_probes_unregister(void)
+/*
+ * `stats` notes: one line per entry point the last arming could not probe
+ * (its site is attached without it).  Under fault.c's lock.
+ */
+void mi_fault_show_unprobed(struct seq_file *m)
 {
 	unsigned int i;
+
+	for (i = 0; i < MI_NR_EPS; i++)
+		if (mi_fault_probes[i].err)
+			seq_printf(m, "# %s: entry point %s not attached: register_kprobe error %d\n",
+				   mi_site_names[mi_fault_eps[i].site],
+				   mi_fault_eps[i].name, mi_fault_probes[i].err);
+}
+
+void mi_fault_probes_unregister(void)
+{
+	unsigned int i, n = 0;
 
 	for (i = 0; i < MI_NR_EPS; i++) {
 		if (!mi_fault_probes[i].registered)
 			continue;
-		/* waits for handlers running on other CPUs */
-		unregister_kprobe(&mi_fault_probes[i].kp);
+		mi_fault_kps[n++] = &mi_fault_probes[i].kp;
 		mi_fault_probes[i].registered = false;
 	}
+	/*
+	 * One call: it disarms them all, then waits once for the handlers
+	 * running on other CPUs (one RCU grace period, not one per probe).
+	 */
+	if (n)
+		unregister_kprobes(mi_fault_kps, n);
 	for (i = 0; i < MI_NR_SITES; i++)
 		WRITE_ONCE(mi_site_attached[i], false);
 }
@@ -304,14 +353,22 @@ int mi_fault_probes_register(unsigned int sites, char *why, size_t len)
 		struct mi_fault_probe *p = &mi_fault_probes[i];
 
 		s = mi_fault_eps[i].site;
+		p->err = 0;
 		if (!(sites & (1U << s)) || !p->present)
 			continue;
 		memset(&p->kp, 0, sizeof(p->kp));
 		p->kp.symbol_name = mi_fault_eps[i].name;
 		p->kp.pre_handler = mi_fault_pre;
 		p->kp.post_handler = mi_fault_post;
-		err = register_kprobe(&p->kp);
+		if (!strcmp(fault_refuse_ep, mi_fault_eps[i].name))
+			err = -EBUSY;
+		else
+			err = register_kprobe(&p->kp);
 		if (err) {
+			/* the site works without it, but not fully: stats says so */
+			pr_warn("fault: arming: register_kprobe(%s): %d; the %s site goes without it\n",
+				mi_fault_eps[i].name, err, mi_site_names[s]);
+			p->err = err;
 			last[s] = err;
 			continue;
 		}

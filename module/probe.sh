@@ -10,7 +10,9 @@
 # only look for names: members that sit inside "#ifdef CONFIG_*" in the
 # header are resolved in compat.h with IS_ENABLED().
 
-srctree=${1:?usage: probe.sh SRCTREE}
+srctree=${1:?usage: probe.sh SRCTREE [OBJTREE]}
+# the build tree, for Module.symvers (what the kernel exports)
+symvers=${2:-$srctree}/Module.symvers
 mmzone=$srctree/include/linux/mmzone.h
 
 if [ ! -r "$mmzone" ]; then
@@ -143,5 +145,13 @@ grep -q 'define DECL_BUCKET_PARAMS' "$srctree/include/linux/slab.h" &&
 # allocation token after the size (and the bucket).
 grep -q 'define DECL_TOKEN_PARAMS' "$srctree/include/linux/slab.h" &&
 	flags="$flags -DMI_HAVE_KMALLOC_TOKEN"
+
+# synchronize_rcu_tasks(): "rcu: Add call_rcu_tasks()" (8315f42295d2, v3.18),
+# built and exported only with CONFIG_TASKS_RCU, which ftrace selects on
+# preemptible kernels to free its trampolines (ftrace_shutdown()).  Debian's
+# 6.1, 6.12 and 7.3 (PREEMPT_DYNAMIC) export it; 5.10 (voluntary preemption,
+# no TASKS_RCU) does not.
+grep -q '[[:space:]]synchronize_rcu_tasks[[:space:]]' "$symvers" 2>/dev/null &&
+	flags="$flags -DMI_HAVE_SYNCHRONIZE_RCU_TASKS"
 
 echo "$flags"

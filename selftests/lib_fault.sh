@@ -81,6 +81,8 @@ fault_defaults()
 	fset aim-size ''
 	fset aim-module ''
 	fset aim-depth 8
+	fset exclude-caller ''
+	fset duration 0
 }
 
 # buddy_max_order: the kernel's highest order, from /proc/buddyinfo's columns

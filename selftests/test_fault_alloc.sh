@@ -123,6 +123,23 @@ check_eq "fault: aim-size 100-128: sizes 100, 128 fail; 99, 129 do not" \
 	"$in_lo $in_hi $out_lo $out_hi" "10 10 0 0"
 fault_defaults
 
+# -- kmalloc(0) ------------------------------------------------------------------------
+# The kernel never fails it (ZERO_SIZE_PTR, whatever the memory): neither
+# does the injector, even aimed at it with probability 100
+
+fset sites slab
+must aim-module meminspect_test
+fset aim-depth 1
+fset times -1
+arm "kmalloc(0)"
+halloc kmalloc 0 10
+zero=$HA_FAILED
+halloc kmalloc 8 10
+eight=$HA_FAILED
+fset armed 0
+check_eq "fault: kmalloc(0) is never failed, kmalloc(8) beside it is" "$zero $eight" "0 10"
+fault_defaults
+
 # -- nth -----------------------------------------------------------------------------
 
 fset sites slab

@@ -20,15 +20,15 @@ cat "$MI_FAULT/settings" > "$T/settings"
 for kv in sites=none probability=100 interval=1 times=1 space=0 verbose=1 \
 	ignore-gfp-wait=N ignore-gfp-highmem=N min-order=0 max-order="$maxo" \
 	nth=0 aim-pid=0 aim-children=N aim-comm= aim-cgroup= aim-cache= \
-	aim-size= aim-module= aim-depth=8 armed=0; do
+	aim-size= aim-module= aim-depth=8 exclude-caller= duration=0 armed=0; do
 	k=${kv%%=*} v=${kv#*=}
 	check_eq "fault: $k reads its default '$v'" "$(fget "$k")" "$v"
 	sv=$(mi_lookup "$T/settings" "$k" value)
 	check_eq "fault: settings row $k is '${v:--}'" "$sv" "${v:--}"
 done
-check_eq "fault: settings lists the 20 knobs in the documented order" \
+check_eq "fault: settings lists the 22 knobs in the documented order" \
 	"$(awk 'NR > 1 { printf "%s ", $1 }' "$T/settings")" \
-	"sites probability interval times space verbose ignore-gfp-wait ignore-gfp-highmem min-order max-order nth aim-pid aim-children aim-comm aim-cgroup aim-cache aim-size aim-module aim-depth armed "
+	"sites probability interval times space verbose ignore-gfp-wait ignore-gfp-highmem min-order max-order nth aim-pid aim-children aim-comm aim-cgroup aim-cache aim-size aim-module aim-depth exclude-caller duration armed "
 
 # -- valid writes read back ----------------------------------------------------
 
@@ -36,7 +36,8 @@ for kv in sites=slab,pages sites=pages probability=0 interval=7 times=-1 \
 	space=4096 verbose=2 ignore-gfp-wait=Y ignore-gfp-highmem=Y \
 	min-order=1 max-order=3 nth=5 aim-children=Y aim-comm=a_b aim-cgroup=/ \
 	aim-size=100-200 aim-module=meminspect \
-	aim-depth=32 aim-pid=$$; do
+	aim-depth=32 exclude-caller=kstrdup exclude-caller=kstrdup,kfree \
+	duration=1500 aim-pid=$$; do
 	k=${kv%%=*} v=${kv#*=}
 	if fset "$k" "$v" && [ "$(fget "$k")" = "$v" ] &&
 	   [ "$(mi_lookup "$MI_FAULT/settings" "$k" value)" = "$v" ]; then
@@ -132,6 +133,16 @@ bad aim-size -5 "$EINVAL"
 bad aim-module no_such_module "$EINVAL"
 bad aim-depth 0 "$ERANGE"
 bad aim-depth 33 "$ERANGE"
+bad exclude-caller no_such_function_here "$EINVAL"
+bad exclude-caller kstrdup,no_such_function_here "$EINVAL"
+bad exclude-caller kstrdup,,kfree "$EINVAL"
+bad exclude-caller ,kstrdup "$EINVAL"
+bad exclude-caller kstrdup, "$EINVAL"
+bad exclude-caller 'kstrdup kfree' "$EINVAL"
+bad exclude-caller a,b,c,d,e,f,g,h,i "$ERANGE"
+bad duration -1 "$ERANGE"
+bad duration 2147483648 "$ERANGE"
+bad duration 1s "$EINVAL"
 bad armed 2 "$ERANGE"
 # a pid that is not running: the highest pid in use plus a margin
 free_pid=$(($(ls /proc | awk '/^[0-9]+$/ && $1 > m { m = $1 } END { print m }') + 1000))
@@ -212,6 +223,31 @@ else
 	fail "fault: meminspect unloads while armed and loads again"
 fi
 check_eq "fault: a fresh load starts disarmed" "$(fget armed)/$(fget sites)" 0/none
+fault_defaults
+
+# -- an entry point that does not attach shows in stats -------------------------
+# fault_refuse_ep (a parameter for this test) makes arming take one entry
+# point's register_kprobe() as failed (-EBUSY): the site attaches without it
+# and stats says so in a note
+
+ep=$(cap_detail fault.slab "$T/caps" | sed -n 's/.* at //p' | awk '{ print $NF }')
+if rmmod meminspect && insmod "$MI_KO" fault_refuse_ep="$ep"; then
+	fset sites slab
+	fset aim-comm mi-nobody
+	if fset armed 1; then
+		check_eq "fault: arming with $ep refused: slab still attached" "$(fstat slab attached)" yes
+		check_eq "fault: stats notes the entry point that did not attach" \
+			"$(grep '^#' "$MI_FAULT/stats")" \
+			"# slab: entry point $ep not attached: register_kprobe error -16"
+	else
+		fail "fault: arming with $ep refused succeeds"
+	fi
+	fset armed 0
+	rmmod meminspect && insmod "$MI_KO"
+else
+	fail "fault: meminspect loads with fault_refuse_ep=$ep"
+fi
+check_eq "fault: a plain load notes nothing in stats" "$(grep -c '^#' "$MI_FAULT/stats")" 0
 fault_defaults
 
 # -- the aimed module goes away while armed ------------------------------------

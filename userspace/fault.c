@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -38,7 +39,7 @@ static const char *const knobs[] = {
 	"sites", "probability", "interval", "times", "space", "verbose",
 	"ignore-gfp-wait", "ignore-gfp-highmem", "min-order", "max-order", "nth",
 	"aim-pid", "aim-children", "aim-comm", "aim-cgroup", "aim-cache", "aim-size",
-	"aim-module", "aim-depth", "armed",
+	"aim-module", "aim-depth", "exclude-caller", "duration", "armed",
 };
 
 #define NKNOBS (sizeof(knobs) / sizeof(knobs[0]))
@@ -53,6 +54,18 @@ static const char *const stats_fields[] = {
 	"site", "attached", "checked", "matched", "failed", "nofail", NULL };
 static const char *const log_fields[] = {
 	"seq", "site", "pid", "comm", "size", "order", "gfp", "caller", NULL };
+static const char *const excluded_fields[] = {
+	"caller", "origin", "present", "spared", NULL };
+
+/* At most this many spared callers reported by a sweep. */
+#define SPARED_KEEP 32
+
+/* A caller that exclude-caller (or the module's built-in list) spared. */
+struct spared {
+	char *caller, *origin;
+	long long allocations;
+	unsigned long runs;
+};
 
 /*
  * scripts/splat-patterns, line for line (userspace/tests/fault.sh checks
@@ -128,6 +141,7 @@ struct fault {
 	bool pid_given;
 	unsigned long max_runs;
 	bool command_output;
+	bool from_exec;			/* aim at the exec too (failcmd.sh's way) */
 	char **cmd;
 	/* what run/sweep changed, to put back */
 	char *saved[NKNOBS];
@@ -138,6 +152,13 @@ struct fault {
 /* ---- signals: never leave the injector armed ---- */
 
 static char armed_path[PATH_MAX + 16];
+/*
+ * run and sweep: `armed`, opened once before the first arming and kept
+ * open until the end. Arming and disarming write through it: the module's
+ * write of `armed` allocates nothing, while opening the file (a struct
+ * file, a path lookup) may fail once everything is being failed.
+ */
+static int armed_fd = -1;
 static volatile sig_atomic_t got_signal;
 static volatile pid_t child;
 static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
@@ -145,13 +166,18 @@ static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 
 static void on_stop_signal(int sig)
 {
-	int saved = errno, fd = open(armed_path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	int saved = errno, fd = armed_fd;
 
+	if (fd < 0)
+		fd = open(armed_path, O_WRONLY | O_TRUNC | O_CLOEXEC);
 	if (fd >= 0) {
+		/* a regular file (the host tests' fake) is rewritten, not appended to */
+		(void)lseek(fd, 0, SEEK_SET);
 		ssize_t r = write(fd, "0\n", 2);
 
 		(void)r;
-		close(fd);
+		if (fd != armed_fd)
+			close(fd);
 	}
 	if (child > 0)
 		kill(child, sig);
@@ -230,6 +256,44 @@ static int write_knob(const struct fault *f, const char *knob, const char *value
 		err = -errno;
 	free(buf);
 	return err;
+}
+
+/*
+ * `armed` = @value through armed_fd (write_knob() when it is not open). On
+ * debugfs the file is not seekable (lseek fails, the module takes any
+ * position); a regular file is rewritten from its start. 0 or -errno.
+ */
+static int write_armed(const struct fault *f, const char *value)
+{
+	char buf[4];
+	ssize_t n;
+
+	if (armed_fd < 0)
+		return write_knob(f, "armed", value);
+	snprintf(buf, sizeof(buf), "%s\n", value);
+	(void)lseek(armed_fd, 0, SEEK_SET);
+	n = write(armed_fd, buf, strlen(buf));
+	if (n < 0)
+		return -errno;
+	return (size_t)n == strlen(buf) ? 0 : -EIO;
+}
+
+/* Open armed_fd for run and sweep (before anything is armed). */
+static int open_armed(void)
+{
+	armed_fd = open(armed_path, O_WRONLY | O_CLOEXEC);
+	if (armed_fd < 0) {
+		fprintf(stderr, "meminspect: %s: %s\n", armed_path, strerror(errno));
+		return FST_FORMAT;
+	}
+	return FST_OK;
+}
+
+static void close_armed(void)
+{
+	if (armed_fd >= 0)
+		close(armed_fd);
+	armed_fd = -1;
 }
 
 /* The message and exit status for a failed knob write. */
@@ -516,8 +580,11 @@ static void free_saved(struct fault *f)
 }
 
 /*
- * The child: waits for one byte on the pipe (EOF: the reader gave up), then
- * execs the command. Its allocations before that byte are not aimed at.
+ * The child. --from-exec: waits for one byte on the pipe (EOF: the reader
+ * gave up), then execs the command; its allocations before that byte are
+ * not aimed at. Otherwise: asks to be traced and execs at once; the kernel
+ * stops it with SIGTRAP once the exec has succeeded, before the command's
+ * first instruction, and the reader arms then (wait_exec_stop()).
  */
 static void child_main(struct fault *f, int rfd, pid_t parent)
 {
@@ -539,16 +606,55 @@ static void child_main(struct fault *f, int rfd, pid_t parent)
 				close(fd);
 		}
 	}
-	do
-		n = read(rfd, &go, 1);
-	while (n < 0 && errno == EINTR);
-	if (n != 1)
+	if (f->from_exec) {
+		do
+			n = read(rfd, &go, 1);
+		while (n < 0 && errno == EINTR);
+		if (n != 1)
+			_exit(125);
+	} else if (ptrace(PTRACE_TRACEME, 0, NULL, NULL)) {
+		fprintf(stderr, "meminspect: fault %s: cannot stop '%s' after its exec: PTRACE_TRACEME: %s (--from-exec does without)\n",
+			f->sub, f->cmd[0], strerror(errno));
 		_exit(125);
+	}
 	close(rfd);
 	execvp(f->cmd[0], f->cmd);
 	fprintf(stderr, "meminspect: fault %s: cannot run '%s': %s\n", f->sub, f->cmd[0],
 		strerror(errno));
 	_exit(errno == ENOENT ? 127 : 126);
+}
+
+static int exit_code(int ws)
+{
+	if (WIFSIGNALED(ws))
+		return 128 + WTERMSIG(ws);
+	return WEXITSTATUS(ws);
+}
+
+/*
+ * Wait until the traced child @pid stops after its exec (true), or ends
+ * before (false, *status set: it could not exec). Any other signal it gets
+ * meanwhile (the stop signals' handler passes them on) is given back to it.
+ */
+static bool wait_exec_stop(pid_t pid, int *status)
+{
+	int ws;
+
+	for (;;) {
+		if (waitpid(pid, &ws, 0) < 0) {
+			if (errno == EINTR)
+				continue;
+			*status = 125;
+			return false;
+		}
+		if (!WIFSTOPPED(ws)) {
+			*status = exit_code(ws);
+			return false;
+		}
+		if (WSTOPSIG(ws) == SIGTRAP)
+			return true;
+		ptrace(PTRACE_CONT, pid, NULL, (void *)(long)WSTOPSIG(ws));
+	}
 }
 
 static int wait_status(pid_t pid)
@@ -558,19 +664,19 @@ static int wait_status(pid_t pid)
 	while (waitpid(pid, &ws, 0) < 0)
 		if (errno != EINTR)
 			return 125;
-	if (WIFSIGNALED(ws))
-		return 128 + WTERMSIG(ws);
-	return WEXITSTATUS(ws);
+	return exit_code(ws);
 }
 
 /*
- * One aimed run: fork the command stopped on a pipe, aim at it, arm,
- * release it, wait, disarm. *status is the command's exit status. Returns
- * the reader's status: non-zero if the command was not run.
+ * One aimed run: fork the command, stopped after its exec (or, with
+ * --from-exec, before it, on a pipe), aim at it, arm, let it go, wait,
+ * disarm. *status is the command's exit status. Returns the reader's
+ * status: non-zero if the command was not run.
  */
 static int run_once(struct fault *f, int *status)
 {
 	pid_t parent = getpid(), pid;
+	bool stopped = true, exited = false;
 	sigset_t old;
 	char pidbuf[24];
 	int p[2], err, st = FST_OK;
@@ -597,26 +703,43 @@ static int run_once(struct fault *f, int *status)
 	}
 	close(p[0]);
 	child = pid;
+	if (!f->from_exec) {
+		/* signals that come while it execs are passed on to it */
+		block_stop_signals(false, &old);
+		stopped = wait_exec_stop(pid, status);
+		exited = !stopped;
+		block_stop_signals(true, &old);
+	}
 	/* the aim, then arming, with the stop signals held: the handler disarms after */
 	snprintf(pidbuf, sizeof(pidbuf), "%d", (int)pid);
 	const char *aim = f->pid_given ? f->val[KNOB_PID] : pidbuf;
 
-	err = write_knob(f, "aim-pid", aim);
-	if (err) {
-		st = knob_error(f, "aim-pid", aim, err, f->pid_given ? "--pid" : NULL);
-	} else {
-		f->changed[KNOB_PID] = true;
-		err = write_knob(f, "armed", "1");
-		if (err)
-			st = knob_error(f, "armed", "1", err, NULL);
+	if (stopped && !got_signal) {
+		err = write_knob(f, "aim-pid", aim);
+		if (err) {
+			st = knob_error(f, "aim-pid", aim, err, f->pid_given ? "--pid" : NULL);
+		} else {
+			f->changed[KNOB_PID] = true;
+			err = write_armed(f, "1");
+			if (err)
+				st = knob_error(f, "armed", "1", err, NULL);
+		}
 	}
 	block_stop_signals(false, &old);
-	if (!st && !got_signal && write(p[1], "x", 1) != 1)
-		st = FST_FORMAT;
+	if (f->from_exec) {
+		if (!st && !got_signal && write(p[1], "x", 1) != 1)
+			st = FST_FORMAT;
+	} else if (stopped) {
+		/* not armed as asked: the command must not run unaimed */
+		if (st)
+			kill(pid, SIGKILL);
+		ptrace(PTRACE_DETACH, pid, NULL, NULL);
+	}
 	close(p[1]);		/* without the byte: EOF, the child exits 125 */
-	*status = wait_status(pid);
+	if (!exited)
+		*status = wait_status(pid);
 	child = 0;
-	err = write_knob(f, "armed", "0");
+	err = write_armed(f, "0");
 	if (err && !st)
 		st = knob_error(f, "armed", "0", err, NULL);
 	return st;
@@ -649,7 +772,10 @@ static int fault_run(struct fault *f)
 
 	st = apply_options(f);
 	if (!st)
+		st = open_armed();
+	if (!st)
 		st = run_once(f, &status);
+	close_armed();
 	rst = restore_options(f);
 	if (st) {
 		free_saved(f);
@@ -851,8 +977,54 @@ static char *last_caller(const struct mi_table *log)
 	return n ? strdup(mi_get(log, n - 1, "caller")) : NULL;
 }
 
+/*
+ * Add this run's spared allocations (fault/excluded, absent on a module
+ * without exclude-caller) to @sp.
+ */
+static int add_spared(struct fault *f, struct spared *sp, size_t *nsp)
+{
+	char path[PATH_MAX + 16];
+	struct mi_table *t;
+	long long v;
+	int st;
+
+	snprintf(path, sizeof(path), "%s/excluded", f->path);
+	if (access(path, F_OK))
+		return FST_OK;
+	st = load_fault(f, "excluded", excluded_fields, &t);
+	if (st)
+		return st;
+	for (size_t r = 0; r < mi_nrecords(t); r++) {
+		const char *c = mi_get(t, r, "caller");
+		size_t i;
+
+		if (mi_parse_s64(mi_get(t, r, "spared"), &v) || v <= 0)
+			continue;
+		for (i = 0; i < *nsp && strcmp(sp[i].caller, c); i++)
+			;
+		if (i == *nsp) {
+			if (*nsp == SPARED_KEEP)
+				continue;
+			sp[i].caller = strdup(c);
+			sp[i].origin = strdup(mi_get(t, r, "origin"));
+			if (!sp[i].caller || !sp[i].origin) {
+				free(sp[i].caller);
+				free(sp[i].origin);
+				mi_table_free(t);
+				fprintf(stderr, "meminspect: out of memory\n");
+				return FST_FORMAT;
+			}
+			(*nsp)++;
+		}
+		sp[i].allocations += v;
+		sp[i].runs++;
+	}
+	mi_table_free(t);
+	return FST_OK;
+}
+
 static int sweep_print(struct fault *f, struct run_result *res, size_t nres, bool complete,
-		       bool splat)
+		       bool splat, const struct spared *sp, size_t nsp)
 {
 	char *text = NULL, num[24];
 	size_t len = 0;
@@ -894,6 +1066,19 @@ static int sweep_print(struct fault *f, struct run_result *res, size_t nres, boo
 		json_key(&j, "complete");
 		json_value(&j, complete ? "1" : "0");
 		JNUM("failure_points", "%zu", complete ? nres - 1 : nres);
+		json_key(&j, "spared");
+		json_begin_array(&j);
+		for (size_t i = 0; i < nsp; i++) {
+			json_begin_object(&j);
+			json_key(&j, "caller");
+			json_string(&j, sp[i].caller);
+			json_key(&j, "origin");
+			json_string(&j, sp[i].origin);
+			JNUM("allocations", "%lld", sp[i].allocations);
+			JNUM("runs", "%lu", sp[i].runs);
+			json_end_object(&j);
+		}
+		json_end_array(&j);
 		json_key(&j, "clean");
 		json_value(&j, splat ? "0" : "1");
 #undef JNUM
@@ -919,6 +1104,12 @@ static int sweep_print(struct fault *f, struct run_result *res, size_t nres, boo
 			nres - 1);
 	else
 		fprintf(m, "# incomplete: stopped after %zu runs\n", nres);
+	for (size_t i = 0; i < nsp; i++)
+		fprintf(m, "# spared: %lld allocations in %lu runs under %s (%s)\n",
+			sp[i].allocations, sp[i].runs, sp[i].caller,
+			!strcmp(sp[i].origin, "builtin") ?
+			"built in: the kernel panics when it fails, docs/fault.md" :
+			"exclude-caller");
 	fprintf(m, "# %s\n", splat ? "a run left a kernel splat or a new taint" :
 		"no kernel splat, no new taint");
 	return print_parsed(f, m, &text, &len, "sweep");
@@ -930,7 +1121,8 @@ static int fault_sweep(struct fault *f)
 	struct mi_table *stats, *log;
 	bool complete = false, splat = false;
 	struct klog k = { .fd = -1 };
-	size_t nres = 0;
+	struct spared sp[SPARED_KEEP] = { { 0 } };
+	size_t nres = 0, nsp = 0;
 	int st, rst;
 
 	if (!res) {
@@ -943,6 +1135,8 @@ static int fault_sweep(struct fault *f)
 		return st;
 	}
 	st = apply_options(f);
+	if (!st)
+		st = open_armed();
 	for (unsigned long n = 1; !st && n <= f->max_runs && !got_signal; n++) {
 		struct run_result *r = &res[nres];
 		unsigned long taint;
@@ -973,6 +1167,9 @@ static int fault_sweep(struct fault *f)
 			break;
 		r->caller = r->failed ? last_caller(log) : NULL;
 		mi_table_free(log);
+		st = add_spared(f, sp, &nsp);
+		if (st)
+			break;
 		klog_read(&k, r);
 		if (k.tainted != ULONG_MAX && read_tainted(&k, &taint)) {
 			r->new_taint = taint & ~k.tainted & ~TAINT_EXPECTED;
@@ -985,11 +1182,16 @@ static int fault_sweep(struct fault *f)
 			break;
 		}
 	}
+	close_armed();
 	rst = restore_options(f);
 	if (!st && nres)
-		st = sweep_print(f, res, nres, complete, splat);
+		st = sweep_print(f, res, nres, complete, splat, sp, nsp);
 	for (size_t i = 0; i < nres; i++)
 		free_result(&res[i]);
+	for (size_t i = 0; i < nsp; i++) {
+		free(sp[i].caller);
+		free(sp[i].origin);
+	}
 	free(res);
 	klog_close(&k);
 	free_saved(f);
@@ -1023,18 +1225,20 @@ static const char fault_help[] =
 	"  set KEY VALUE  write one knob (sites, probability, interval, times, space,\n"
 	"           verbose, ignore-gfp-wait, ignore-gfp-highmem, min-order, max-order,\n"
 	"           nth, aim-pid, aim-children, aim-comm, aim-cgroup, aim-cache,\n"
-	"           aim-size, aim-module, aim-depth, armed); '' for an empty value.\n"
+	"           aim-size, aim-module, aim-depth, exclude-caller, duration, armed);\n"
+	"           '' for an empty value.\n"
 	"           A value the kernel refuses is reported with its error, exit 6.\n"
-	"  run      like the kernel's failcmd.sh: starts COMMAND stopped, aims at it\n"
-	"           (aim-pid, with its children unless --no-children), arms, lets it\n"
-	"           run, disarms when it ends (also on SIGINT, SIGTERM, SIGHUP,\n"
+	"  run      like the kernel's failcmd.sh: starts COMMAND stopped right after\n"
+	"           its exec (ptrace), aims at it (aim-pid, with its children unless\n"
+	"           --no-children), arms, lets it run, disarms when it ends (also on SIGINT, SIGTERM, SIGHUP,\n"
 	"           SIGQUIT), prints stats and log, exits with COMMAND's status.\n"
 	"  sweep    runs COMMAND with nth = 1, 2, 3, ... (one run each) until a run\n"
 	"           injects nothing: every failure point of the command, once. Per\n"
 	"           run: nth, exit status, failed, matched, kernel splats (the kernel\n"
 	"           log lines matching scripts/splat-patterns), new taint bits, and\n"
 	"           the caller of the injected allocation. The command's output goes\n"
-	"           to /dev/null unless --command-output.\n"
+	"           to /dev/null unless --command-output. '# spared' lines count\n"
+	"           the allocations exclude-caller (or the built-in list) spared.\n"
 	"run and sweep put every knob they changed back when they end. With no\n"
 	"--sites and sites 'none', they use slab.\n"
 	"\n"
@@ -1049,6 +1253,13 @@ static const char fault_help[] =
 	"  --probability P, --interval N, --times N, --space BYTES,\n"
 	"  --min-order N, --max-order N, --verbose N  the knob of that name\n"
 	"  --ignore-gfp-wait[=Y|N], --ignore-gfp-highmem[=Y|N]\n"
+	"  --exclude-caller F,G  exclude-caller: never fail allocations made under\n"
+	"                     these functions (besides the module's built-in list of\n"
+	"                     callers that panic when they fail)\n"
+	"  --duration MS      duration: the module disarms itself MS ms after arming\n"
+	"                     (each run), whatever the reader does\n"
+	"  --from-exec        aim at the exec too: arm before COMMAND's execve(), as\n"
+	"                     failcmd.sh does (the default arms after it)\n"
 	"sweep only:\n"
 	"  --max-runs N       stop after N runs (default 1000)\n"
 	"  --command-output   keep the command's stdout and stderr\n"
@@ -1070,7 +1281,9 @@ void fault_usage(FILE *fp)
 enum {
 	O_PID = 256, O_CHILDREN, O_NO_CHILDREN, O_COMM, O_CGROUP, O_CACHE, O_SIZE, O_MODULE,
 	O_DEPTH, O_SITES, O_PROBABILITY, O_INTERVAL, O_TIMES, O_SPACE, O_MIN_ORDER,
-	O_MAX_ORDER, O_VERBOSE, O_GFP_WAIT, O_GFP_HIGHMEM, O_MAX_RUNS, O_COMMAND_OUTPUT,
+	O_MAX_ORDER, O_VERBOSE, O_GFP_WAIT, O_GFP_HIGHMEM, O_EXCLUDE_CALLER, O_DURATION,
+	O_MAX_RUNS,
+	O_COMMAND_OUTPUT, O_FROM_EXEC,
 };
 
 static const struct option fault_longopts[] = {
@@ -1095,8 +1308,11 @@ static const struct option fault_longopts[] = {
 	{ "verbose", required_argument, NULL, O_VERBOSE },
 	{ "ignore-gfp-wait", optional_argument, NULL, O_GFP_WAIT },
 	{ "ignore-gfp-highmem", optional_argument, NULL, O_GFP_HIGHMEM },
+	{ "exclude-caller", required_argument, NULL, O_EXCLUDE_CALLER },
+	{ "duration", required_argument, NULL, O_DURATION },
 	{ "max-runs", required_argument, NULL, O_MAX_RUNS },
 	{ "command-output", no_argument, NULL, O_COMMAND_OUTPUT },
+	{ "from-exec", no_argument, NULL, O_FROM_EXEC },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -1112,6 +1328,7 @@ static const char *const opt_knob[] = {
 	[O_MIN_ORDER - O_PID] = "min-order", [O_MAX_ORDER - O_PID] = "max-order",
 	[O_VERBOSE - O_PID] = "verbose", [O_GFP_WAIT - O_PID] = "ignore-gfp-wait",
 	[O_GFP_HIGHMEM - O_PID] = "ignore-gfp-highmem",
+	[O_EXCLUDE_CALLER - O_PID] = "exclude-caller", [O_DURATION - O_PID] = "duration",
 };
 
 __attribute__((format(printf, 1, 2)))
@@ -1158,6 +1375,12 @@ static int fault_options(struct fault *f, int argc, char **argv, bool aims)
 			continue;
 		case O_COMMAND_OUTPUT:
 			f->command_output = true;
+			continue;
+		case O_FROM_EXEC:
+			if (!aims)
+				return fault_bad_usage("'%s' is an option of run and sweep",
+						       argv[optind - 1]);
+			f->from_exec = true;
 			continue;
 		default:
 			break;

@@ -652,8 +652,10 @@ static int cmd_capabilities(struct ctx *c)
 }
 
 /*
- * capabilities rows of kind file that name a directory (docs/fault.md): the
+ * capabilities rows that name a directory of tables (docs/fault.md): the
  * tables in it that report shows and export exports, under the row's name.
+ * The module lists a directory with kind "mechanism", not "file" (every
+ * file row is one table, and test_capabilities.sh holds it to that).
  */
 static const struct dir_row {
 	const char *name;
@@ -674,7 +676,20 @@ static const char *const *row_files(const char *name, bool export, const char *o
 	return one;
 }
 
-/* Every kind=file row of capabilities; a broken file is reported and skipped. */
+/* A row report and export read: a file, or a directory's mechanism row. */
+static bool is_table_row(const struct mi_table *caps, size_t r)
+{
+	if (is_file_row(caps, r))
+		return true;
+	if (strcmp(mi_get(caps, r, "kind"), "mechanism"))
+		return false;
+	for (size_t i = 0; i < sizeof(dir_rows) / sizeof(dir_rows[0]); i++)
+		if (!strcmp(dir_rows[i].name, mi_get(caps, r, "name")))
+			return true;
+	return false;
+}
+
+/* Every table row of capabilities; a broken file is reported and skipped. */
 static int cmd_report(struct ctx *c)
 {
 	struct mi_table *caps, *t;
@@ -691,7 +706,7 @@ static int cmd_report(struct ctx *c)
 		const char *const *files = row_files(name, false, one);
 		bool dir = files != one;
 
-		if (!is_file_row(caps, r))
+		if (!is_table_row(caps, r))
 			continue;
 		if (strcmp(mi_get(caps, r, "available"), "yes")) {
 			if (!c->json)
@@ -1056,7 +1071,7 @@ static int export_to(struct ctx *c, FILE *f)
 		const char *name = mi_get(caps, r, "name"), *one[2];
 		int err;
 
-		if (!is_file_row(caps, r) || strcmp(mi_get(caps, r, "available"), "yes"))
+		if (!is_table_row(caps, r) || strcmp(mi_get(caps, r, "available"), "yes"))
 			continue;
 		files[nfiles] = name;
 		ok[nfiles] = "1";

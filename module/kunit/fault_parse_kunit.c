@@ -390,6 +390,31 @@ static void mi_fault_aim_depth(struct kunit *test)
 	       ARRAY_SIZE(t_number_garbage));
 }
 
+static void mi_fault_exclude_caller(struct kunit *test)
+{
+	static const struct t_write w[] = {
+		OK("kstrdup", "kstrdup"), OK("a,b\n", "a,b"), OK("", ""),
+		OK("f.constprop.0,g_1", "f.constprop.0,g_1"),
+		OK("a,b,c,d,e,f,g,h", "a,b,c,d,e,f,g,h"),
+		RANGE("a,b,c,d,e,f,g,h,i"), BAD(","), BAD("a,"), BAD(",a"),
+		BAD("a,,b"), BAD("a b"), BAD("a\tb"), BAD("a-b"), BAD("a\n\n"),
+	};
+
+	t_knob(test, MI_FK_EXCLUDE_CALLER, w, ARRAY_SIZE(w));
+}
+
+static void mi_fault_duration(struct kunit *test)
+{
+	static const struct t_write w[] = {
+		OK("0", "0"), OK("1", "1"), OK("2147483647\n", "2147483647"),
+		RANGE("2147483648"), RANGE("-1"), BAD("1s"), BAD(""),
+	};
+
+	t_knob(test, MI_FK_DURATION, w, ARRAY_SIZE(w));
+	t_knob(test, MI_FK_DURATION, t_number_garbage,
+	       ARRAY_SIZE(t_number_garbage));
+}
+
 static void mi_fault_armed(struct kunit *test)
 {
 	static const struct t_write w[] = {
@@ -410,7 +435,8 @@ static void mi_fault_knob_names_doc(struct kunit *test)
 		"verbose", "ignore-gfp-wait", "ignore-gfp-highmem",
 		"min-order", "max-order", "nth", "aim-pid", "aim-children",
 		"aim-comm", "aim-cgroup", "aim-cache", "aim-size",
-		"aim-module", "aim-depth", "armed",
+		"aim-module", "aim-depth", "exclude-caller", "duration",
+		"armed",
 	};
 	unsigned int k;
 
@@ -433,7 +459,8 @@ static void mi_fault_defaults(struct kunit *test)
 		[MI_FK_AIM_CHILDREN] = "N", [MI_FK_AIM_COMM] = "",
 		[MI_FK_AIM_CGROUP] = "", [MI_FK_AIM_CACHE] = "",
 		[MI_FK_AIM_SIZE] = "", [MI_FK_AIM_MODULE] = "",
-		[MI_FK_AIM_DEPTH] = "8", [MI_FK_ARMED] = "0",
+		[MI_FK_AIM_DEPTH] = "8", [MI_FK_EXCLUDE_CALLER] = "",
+		[MI_FK_DURATION] = "0", [MI_FK_ARMED] = "0",
 	};
 	struct t_mem *m = t_mem(test);
 	struct mi_fault_settings *s = &m->s;
@@ -469,7 +496,10 @@ static void mi_fault_round_trip(struct kunit *test)
 		{ MI_FK_AIM_CACHE, "kmalloc-128" },
 		{ MI_FK_AIM_SIZE, "100-200" },
 		{ MI_FK_AIM_MODULE, "meminspect_test" },
-		{ MI_FK_AIM_DEPTH, "16" }, { MI_FK_ARMED, "1" },
+		{ MI_FK_AIM_DEPTH, "16" },
+		{ MI_FK_EXCLUDE_CALLER, "kstrdup,f.constprop.0" },
+		{ MI_FK_DURATION, "1500" },
+		{ MI_FK_ARMED, "1" },
 	};
 	struct t_mem *m = t_mem(test);
 	struct mi_fault_settings *s = &m->s, *t = &m->orig;
@@ -539,6 +569,8 @@ static struct kunit_case mi_fault_parse_cases[] = {
 	KUNIT_CASE(mi_fault_aim_size),
 	KUNIT_CASE(mi_fault_aim_module),
 	KUNIT_CASE(mi_fault_aim_depth),
+	KUNIT_CASE(mi_fault_exclude_caller),
+	KUNIT_CASE(mi_fault_duration),
 	KUNIT_CASE(mi_fault_armed),
 	KUNIT_CASE(mi_fault_round_trip),
 	KUNIT_CASE(mi_fault_unknown_knob),

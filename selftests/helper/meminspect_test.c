@@ -33,7 +33,8 @@
  *   fault_alloc  write "KIND ARG N": N allocations, each freed at once:
  *                cache   from the cache "meminspect_test_fault" (192 bytes,
  *                        unmergeable: it has a constructor); ARG ignored
- *                kmalloc kmalloc(ARG bytes), ARG 1..KMALLOC_MAX_CACHE_SIZE
+ *                kmalloc kmalloc(ARG bytes), ARG 0..KMALLOC_MAX_CACHE_SIZE
+ *                        (0: ZERO_SIZE_PTR, which the kernel never fails)
  *                pages   alloc_pages(order ARG), ARG 0..MAX_ORDER
  *                nofail  kmalloc(ARG bytes, __GFP_NOFAIL), ARG 1..PAGE_SIZE
  *                kstrdup kstrdup() of an ARG-byte string, ARG 1..256 (the allocation
@@ -533,7 +534,7 @@ static ssize_t fault_alloc_write(struct file *file, const char __user *ubuf,
 	if (kind == ARRAY_SIZE(fault_kinds))
 		return -EINVAL;
 	if (n > MI_FAULT_MAX_N ||
-	    (kind == 1 && (!arg || arg > KMALLOC_MAX_CACHE_SIZE)) ||
+	    (kind == 1 && arg > KMALLOC_MAX_CACHE_SIZE) ||
 	    (kind == 2 && arg >= ARRAY_SIZE(((struct zone *)NULL)->free_area)) ||
 	    (kind == 3 && (!arg || arg > PAGE_SIZE)) ||
 	    (kind == 4 && (!arg || arg > MI_KSTRDUP_MAX)))

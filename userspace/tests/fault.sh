@@ -12,7 +12,7 @@ export MEMINSPECT_PROC=$tmp/proc MEMINSPECT_KMSG=$tmp/kmsg
 
 fault_knobs="sites probability interval times space verbose ignore-gfp-wait ignore-gfp-highmem
 min-order max-order nth aim-pid aim-children aim-comm aim-cgroup aim-cache aim-size aim-module
-aim-depth armed"
+aim-depth exclude-caller duration armed"
 
 # the module's defaults (docs/fault.md), as knob files
 fault_reset() {
@@ -158,6 +158,35 @@ is "fault run: a command not found exits 127" 127 "$rc"
 has "fault run: says why" "cannot run '/nonexistent/prog'" "$err"
 is "fault run: disarmed after a command that could not start" "$defaults" "$(fault_knob_values)"
 
+# the default arms after the command's exec (ptrace stop): a command that
+# cannot exec is never aimed at (aim-pid, unwritable here, is not touched);
+# --from-exec aims before the exec, as failcmd.sh
+rm "$F/aim-pid"
+mkdir "$F/aim-pid"
+run "$M" --dir "$FD" fault run -- /nonexistent/prog
+is "fault run: a command that cannot exec is never aimed at: 127, not 6" 127 "$rc"
+rm -f "$tmp/seen"
+run "$M" --dir "$FD" fault run --from-exec -- sh "$tmp/seen.sh"
+is "fault run --from-exec: aims before the exec: the refused aim-pid exits 6" 6 "$rc"
+ok "$([ ! -e "$tmp/seen" ]; echo $?)" "fault run --from-exec: the command did not run"
+rmdir "$F/aim-pid"
+echo 0 >"$F/aim-pid"
+run "$M" --dir "$FD" fault run --from-exec -- sh "$tmp/seen.sh" 7
+is "fault run --from-exec: the command's status" 7 "$rc"
+has "fault run --from-exec: armed while the command runs" "armed=1" "$(cat "$tmp/seen")"
+run "$M" --dir "$FD" fault status --from-exec
+is "fault status --from-exec: usage error" 2 "$rc"
+is "fault run --from-exec: every knob put back, disarmed" "$defaults" "$(fault_knob_values)"
+
+# armed is opened once, before arming, and disarmed through that file: a
+# command that removes it meanwhile (as if opening it would fail) is still
+# disarmed, with the writes landing in the file the reader holds
+run "$M" --dir "$FD" fault run --duration 250 -- sh -c "cat '$F/duration' >'$tmp/dur'; rm '$F/armed'; exit 3"
+is "fault run: disarms through the armed file opened before arming (no reopen)" 3 "$rc"
+is "fault run --duration: written while the command runs" 250 "$(cat "$tmp/dur")"
+echo 0 >"$F/armed"
+is "fault run --duration: knobs back" "$defaults" "$(fault_knob_values)"
+
 fake_set armed 1
 run "$M" --dir "$FD" fault run -- sh "$tmp/seen.sh"
 is "fault run while armed: refused with 6" 6 "$rc"
@@ -202,7 +231,7 @@ done
 cat >"$tmp/fake.sh" <<EOF
 nth=\$(cat "$F/nth")
 points=\${POINTS:-3}
-echo "nth=\$nth armed=\$(cat "$F/armed") pid=\$(cat "$F/aim-pid") self=\$\$" >>"$tmp/sweep.seen"
+echo "nth=\$nth armed=\$(cat "$F/armed") pid=\$(cat "$F/aim-pid") self=\$\$ excl=\$(cat "$F/exclude-caller")" >>"$tmp/sweep.seen"
 if [ "\$nth" -le "\$points" ]; then failed=1 matched=\$nth; else failed=0 matched=\$points; fi
 printf 'site attached checked matched failed nofail\nslab yes 99 %s %s 0\npages no 0 0 0 0\n' \
 	"\$matched" "\$failed" >"$F/stats"
@@ -226,6 +255,11 @@ fi
 # TRACE_AT: a stack dump with no report before it
 [ "\$nth" = "\${TRACE_AT:-0}" ] && echo "4,8\$nth,107,-;Call Trace:" >>"$tmp/kmsg"
 [ "\$nth" = "\${TAINT_AT:-0}" ] && echo 12800 >"$tmp/proc/sys/kernel/tainted"
+# SPARED: the module's excluded table, as after the run
+if [ -n "\${SPARED:-}" ]; then
+	printf 'caller origin present spared\ntomoyo_realpath_from_path builtin yes 2\ntomoyo_get_name builtin no 0\nmy_probe knob yes %s\n' \
+		\$((nth == 1)) >"$F/excluded"
+fi
 echo "output of run \$nth"
 exit \$((failed * 12))
 EOF
@@ -255,6 +289,21 @@ jq -e '.complete == 1 and .clean == 1 and .failure_points == 3 and (.runs | leng
 	.runs[0].caller == "step1+0x10/0x40 [fake]" and .runs[3].caller == null and
 	.runs[1].exit_status == 12 and .runs[2].splat_lines == []' >/dev/null <<<"$out"
 ok $? "fault sweep --json: runs, complete, clean, failure_points" "$out"
+
+fault_reset
+rm -f "$tmp/sweep.seen"
+SPARED=1 run "$M" --dir "$FD" fault sweep --exclude-caller my_probe -- sh "$tmp/fake.sh"
+is "fault sweep: spared callers summed over the runs, with why" \
+"# spared: 8 allocations in 4 runs under tomoyo_realpath_from_path (built in: the kernel panics when it fails, docs/fault.md)
+# spared: 1 allocations in 1 runs under my_probe (exclude-caller)" "$(grep '^# spared' <<<"$out")"
+is "fault sweep --exclude-caller: the knob is set in every run" "4" \
+	"$(grep -c 'excl=my_probe$' "$tmp/sweep.seen")"
+is "fault sweep --exclude-caller: knobs back" "$defaults" "$(fault_knob_values)"
+rm -f "$F/excluded"
+SPARED=1 run "$M" --dir "$FD" fault sweep --json -- sh "$tmp/fake.sh"
+jq -e '.spared == [{"caller": "tomoyo_realpath_from_path", "origin": "builtin", "allocations": 8, "runs": 4},
+	{"caller": "my_probe", "origin": "knob", "allocations": 1, "runs": 1}]' >/dev/null <<<"$out"
+ok $? "fault sweep --json: spared callers" "$out"
 
 fault_reset
 SPLAT_AT=2 run "$M" --dir "$FD" fault sweep -- sh "$tmp/fake.sh"
@@ -315,8 +364,9 @@ is "fault.c's report headers are scripts/alloc-failure-reports" \
 # ---- report and export: the capabilities row "fault" names a directory ----
 
 fault_reset
-printf 'name kind available detail\ncapabilities file yes -\nfault file yes kprobes\nfault.slab mechanism yes kprobe at kmem_cache_alloc\n' \
-	>"$FD/capabilities"
+# the real module's rows (fixtures/fault/capabilities: a 6.1 guest's file),
+# the ones this fake directory has: fault/ is a mechanism row
+awk 'NR == 1 || $1 == "capabilities" || $1 ~ /^fault/' "$FX/fault/capabilities" >"$FD/capabilities"
 run "$M" --dir "$FD" report
 is "report: the fault row shows its three tables" \
 	"== capabilities ==|== fault/settings ==|== fault/stats ==|== fault/log ==" \

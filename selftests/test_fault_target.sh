@@ -1,0 +1,146 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# `meminspect fault run|sweep` on real programs, with no --module aim
+# (docs/fault-reader.md, docs/tests.md): a sweep of a static program and of
+# busybox applets runs to its clean last run with no panic, splat or new
+# taint; the callers that panic when their allocation fails (TOMOYO's, in
+# every exec) are spared and the sweep says so.
+. "${ST_DIR:-$(dirname "$0")}/lib.sh"
+. "${ST_DIR:-$(dirname "$0")}/lib_fault.sh"
+
+R=$MI_READER
+PROG=${ST_DIR:-$(dirname "$0")}/progs/sysprog
+MAX_RUNS=${MI_SWEEP_MAX_RUNS:-600}
+
+fault_setup fault_target
+if [ "$(cap_available fault)" != yes ]; then
+	skip "fault on real targets" "capabilities: fault: $(cap_detail fault)"
+	exit 0
+fi
+if [ "$(cap_available fault.slab)" != yes ]; then
+	skip "fault on real targets" "capabilities: fault.slab: $(cap_detail fault.slab)"
+	exit 0
+fi
+
+# -- the built-in exclusions ---------------------------------------------------
+
+require_file "$MI_FAULT/excluded"
+if grep -q ' tomoyo_realpath_from_path$' /proc/kallsyms; then
+	tomoyo=yes
+else
+	tomoyo=no
+fi
+check_eq "fault: excluded lists tomoyo_realpath_from_path as built in, present $tomoyo" \
+	"$(awk '$1 == "tomoyo_realpath_from_path" { print $2, $3 }' "$MI_FAULT/excluded")" \
+	"builtin $tomoyo"
+
+# -- run: the failure lands in the program, after its exec ---------------------
+
+# an unaimed copy beside it, in a loop: it must never fail
+(
+	i=0
+	while [ ! -e "$T/stop" ] && [ $i -lt 2000 ]; do
+		"$PROG" > /dev/null
+		echo $? >> "$T/copy"
+		i=$((i + 1))
+	done
+) &
+copy=$!
+while [ ! -s "$T/copy" ]; do sleep 0.1; done
+# PREEMPT_RT: spinlock_t is too big to sit in struct page, so each page
+# table's lock is a slab object (ALLOC_SPLIT_PTLOCKS: ptlock_alloc()); the
+# program's first page fault, on its first instruction, then makes the first
+# slab allocation after the exec (seen: __pmd_alloc+0x51, 32 bytes, on
+# 6.12-rt), and the kernel retries the fault: the program runs unharmed.
+# There the failure lands in the program's page fault instead.
+rt=no
+uname -v | grep -q PREEMPT_RT && rt=yes
+bad=0 faults=0
+for i in 1 2 3; do
+	"$R" fault run --times 1 -- "$PROG" > "$T/run" 2> "$T/run.err"
+	rc=$?
+	if [ "$rc" = 1 ] && grep -q '^sysprog: [a-z0-9_]*: errno 12 (ENOMEM)$' "$T/run" &&
+	   [ "$(fget armed)" = 0 ]; then
+		:
+	elif [ "$rt" = yes ] && [ "$rc" = 0 ] && [ "$(fget armed)" = 0 ] &&
+	     grep -q ' sysprog .* __p[mt]d_alloc+' "$T/run"; then
+		faults=$((faults + 1))
+	else
+		bad=$((bad + 1))
+		diag "run $i: exit $rc"
+		sed 's/^/# /' "$T/run" | head -n 30
+		sed 's/^/# stderr: /' "$T/run.err" | head -n 5
+	fi
+done
+touch "$T/stop"
+wait $copy
+check_eq "fault run --times 1 -- sysprog: 3 of 3 runs exit 1 with one ENOMEM from the program's own calls (PREEMPT_RT: or its first page fault's page-table lock), disarmed after" \
+	"$bad" 0
+[ "$faults" = 0 ] || diag "PREEMPT_RT: $faults of 3 failures were the page fault's ptlock allocation"
+grep '^sysprog:.*ENOMEM' "$T/run" | sed 's/^/# last run: /'
+check_eq "fault run: the log's one failure is sysprog's" \
+	"$(awk '$1 == "seq" { s = 1; next } s && $1 ~ /^[0-9]+$/ { n++; c = $4 } END { print n + 0, c }' "$T/run")" \
+	"1 sysprog"
+copies=$(grep -c . "$T/copy")
+check_eq "fault run: the unaimed copy beside it never failed ($copies runs)" \
+	"$(grep -vc '^0$' "$T/copy")" 0
+
+# --from-exec: the exec is aimed at too, and its first allocation fails
+"$R" fault run --from-exec --times 1 -- "$PROG" > "$T/run" 2> "$T/run.err"
+rc=$?
+if [ "$rc" = 126 ] && ! grep -q '^sysprog:' "$T/run"; then
+	ok "fault run --from-exec --times 1: the exec fails (126), sysprog never runs"
+else
+	fail "fault run --from-exec --times 1: the exec fails (126), sysprog never runs"
+	diag "exit $rc"
+	sed 's/^/# stderr: /' "$T/run.err" | head -n 3
+fi
+
+# -- sweeps ----------------------------------------------------------------------
+
+# sweep NAME [SWEEP OPTIONS] -- COMMAND...: a slab sweep runs to its clean
+# last run: exit 0, "# complete", no splat, no new taint (vm-run checks the
+# console too; the kernel's own allocation-failure reports are expected)
+sweep()
+{
+	_name=$1
+	shift
+	_t0=$(cat /proc/sys/kernel/tainted)
+	expect_alloc_reports begin
+	"$R" fault sweep --sites slab --max-runs "$MAX_RUNS" "$@" > "$T/sweep" 2> "$T/sweep.err"
+	_rc=$?
+	expect_alloc_reports end
+	_t1=$(cat /proc/sys/kernel/tainted)
+	_runs=$(awk 'NR > 1 && !/^#/ { n++ } END { print n + 0 }' "$T/sweep")
+	if [ "$_rc" = 0 ] && grep -q '^# complete' "$T/sweep" &&
+	   grep -q '^# no kernel splat, no new taint' "$T/sweep"; then
+		ok "fault: sweep of $_name is complete and clean ($_runs runs)"
+	else
+		fail "fault: sweep of $_name is complete and clean"
+		diag "exit $_rc, $_runs runs"
+		tail -n 8 "$T/sweep" | sed 's/^/# /'
+		sed 's/^/# stderr: /' "$T/sweep.err" | head -n 5
+	fi
+	check_eq "fault: sweep of $_name: no new taint bit" \
+		$(( (_t0 ^ _t1) & ~(4096 | 8192 | 262144) )) 0
+	check_eq "fault: sweep of $_name: the injector is disarmed" "$(fget armed)" 0
+	grep '^# spared' "$T/sweep" | sed 's/^/# /'
+}
+
+# The exec aimed at too: every failure point of execve() of a static
+# program, TOMOYO's realpath among them (a panic unless it is spared).
+sweep "sysprog (from its exec)" --from-exec -- "$PROG"
+if [ "$tomoyo" = yes ]; then
+	if grep -q '^# spared: [0-9]* allocations in [0-9]* runs under tomoyo_realpath_from_path (built in' "$T/sweep"; then
+		ok "fault: the exec sweep spared tomoyo_realpath_from_path and says so"
+	else
+		fail "fault: the exec sweep spared tomoyo_realpath_from_path and says so"
+	fi
+else
+	skip "fault: the exec sweep spared tomoyo_realpath_from_path" "no TOMOYO in this kernel"
+fi
+
+# The default: from the exec stop on, the program's own failure points.
+sweep "sysprog" -- "$PROG"
+sweep "busybox ls /" -- busybox ls /
+sweep "busybox cat /proc/meminfo" -- busybox cat /proc/meminfo
