@@ -18,7 +18,7 @@ mi_suite() {
 	case "$1" in
 	5.10) echo bullseye ;;
 	6.1) echo bookworm ;;
-	6.12 | 6.12-rt) echo bookworm-backports ;;
+	6.12 | 6.12-rt | 6.12-arm64) echo bookworm-backports ;;
 	7.3) echo trixie-backports ;;
 	debug) echo bookworm-backports ;;	# built from linux-source-6.12: scripts/debug-kernel
 	*) return 1 ;;
@@ -27,10 +27,12 @@ mi_suite() {
 
 # The build root (scripts/build-roots) each kernel's modules are built in: 7.3's headers carry
 # helper binaries linked against trixie's glibc and want gcc-14; the others are bookworm's
-# gcc-12 kernels (5.10 included: its gcc-10 is not in bookworm, gcc-12 builds it).
+# gcc-12 kernels (5.10 included: its gcc-10 is not in bookworm, gcc-12 builds it); arm64
+# kernels are cross-built in bookworm-cross (bookworm plus Debian's aarch64 cross gcc-12).
 mi_root_of() {
 	case "$1" in
 	7.3) echo trixie ;;
+	*-arm64) echo bookworm-cross ;;
 	*) echo bookworm ;;
 	esac
 }
@@ -44,6 +46,15 @@ mi_check_kernel() {
 mi_flavour() {
 	case "$1" in
 	*-rt) echo rt-amd64 ;;
+	*-arm64) echo arm64 ;;
+	*) echo amd64 ;;
+	esac
+}
+
+# The Debian architecture of a kernel (its packages, the guest's binaries, the QEMU system).
+mi_arch() {
+	case "$1" in
+	*-arm64) echo arm64 ;;
 	*) echo amd64 ;;
 	esac
 }
@@ -81,13 +92,15 @@ mi_mirror() {
 
 # A private apt state holding one suite only, in DIR: the host's apt is left untouched and
 # metapackages resolve to that suite's packages. Sets the array apt_opts for apt-get/apt-cache.
+# ARCH (default: the host's) is the only architecture the state knows.
 mi_apt_state() {
-	local dir=$1 suite=$2
+	local dir=$1 suite=$2 arch=${3:-}
 	mkdir -p "$dir/lists/partial" "$dir/archives/partial"
 	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $(mi_mirror) $suite main" \
 		>"$dir/sources.list"
 	apt_opts=(-o "Dir::Etc::SourceList=$dir/sources.list" -o Dir::Etc::SourceParts=/dev/null
 		-o "Dir::State::Lists=$dir/lists" -o "Dir::Cache=$dir" -o "Dir::Cache::archives=$dir/archives"
 		-o Dir::State::status=/dev/null -o Debug::NoLocking=1 -o APT::Sandbox::User=root)
+	[ -z "$arch" ] || apt_opts+=(-o "APT::Architecture=$arch" -o "APT::Architectures=$arch")
 	apt-get "${apt_opts[@]}" update -qq >/dev/null || die "apt update for $suite failed"
 }
