@@ -6,11 +6,11 @@
 #                        6.12-arm64, cross-built),
 #                        fetched into the cache on demand; output in build/KERNEL/
 #   make run             set up, build, boot the default kernel in a VM, print the full report
-#   make check           lint + the whole selftest suite on every kernel, PREEMPT_RT and the debug kernel
+#   make check           lint + the whole selftest suite on every kernel, PREEMPT_RT, arm64 and the debug kernel
 #                        (KASAN, lockdep, kmemleak); KERNELS="6.1" for a subset
 
 TOP := $(CURDIR)
-KERNELS ?= 5.10 6.1 6.12 7.3 6.12-rt debug
+KERNELS ?= 5.10 6.1 6.12 7.3 6.12-rt 6.12-arm64 debug
 RUN_KERNEL ?= 6.1
 KDIR ?= /lib/modules/$(shell uname -r)/build
 PREFIX ?= /usr/local
