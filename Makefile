@@ -2,14 +2,15 @@
 # meminspect: top-level build. See README.md; `make help` lists the targets.
 #
 #   make                 module against KDIR (default: the running kernel's build tree) + reader
-#   make KERNEL=6.1      module and helper against a matrix kernel (5.10 6.1 6.12 7.3 6.12-rt),
+#   make KERNEL=6.1      module and helper against a matrix kernel (5.10 6.1 6.12 7.3 6.12-rt
+#                        6.12-arm64, cross-built),
 #                        fetched into the cache on demand; output in build/KERNEL/
 #   make run             set up, build, boot the default kernel in a VM, print the full report
-#   make check           lint + the whole selftest suite on every kernel, PREEMPT_RT and the debug kernel
+#   make check           lint + the whole selftest suite on every kernel, PREEMPT_RT, arm64 and the debug kernel
 #                        (KASAN, lockdep, kmemleak); KERNELS="6.1" for a subset
 
 TOP := $(CURDIR)
-KERNELS ?= 5.10 6.1 6.12 7.3 6.12-rt debug
+KERNELS ?= 5.10 6.1 6.12 7.3 6.12-rt 6.12-arm64 debug
 RUN_KERNEL ?= 6.1
 KDIR ?= /lib/modules/$(shell uname -r)/build
 PREFIX ?= /usr/local
@@ -22,7 +23,7 @@ HELPER_SRC := $(wildcard selftests/helper/*.c) selftests/helper/Kbuild
 KUNIT_SRC := $(wildcard module/kunit/*.c module/kunit/*.h) module/kunit/Kbuild \
 	$(addprefix module/,$(shell sed -n 's/^# pure: //p' module/kunit/Kbuild))
 
-.PHONY: all module userspace userspace-static selftests-progs build-kernel run check lint \
+.PHONY: all module userspace userspace-static selftests-progs cross-progs build-kernel run check lint \
 	install uninstall dkms-install dkms-uninstall clean help
 
 ifdef KERNEL
@@ -45,13 +46,26 @@ userspace userspace-static:
 selftests-progs:
 	$(MAKE) -s -C selftests
 
+# The static reader and test programs for an arm64 matrix kernel (KERNEL=6.12-arm64),
+# cross-built in its build root (bookworm-cross, scripts/build-roots) from the same Makefiles
+# into build/KERNEL/userspace/ and build/KERNEL/selftests/progs/: the host's x86 binaries in
+# userspace/ and selftests/progs/ are untouched.
+CROSS_MAKE = scripts/in-root bookworm-cross -- make -s CC=aarch64-linux-gnu-gcc
+cross-progs:
+	@case "$(KERNEL)" in *-arm64) ;; *) echo "cross-progs needs KERNEL=...-arm64" >&2; exit 2 ;; esac
+	@mkdir -p build/$(KERNEL)/userspace build/$(KERNEL)/selftests/progs
+	$(CROSS_MAKE) -C $(TOP)/build/$(KERNEL)/userspace -f $(TOP)/userspace/Makefile \
+		--eval 'vpath %.c $(TOP)/userspace' --eval 'vpath %.h $(TOP)/userspace' meminspect
+	$(CROSS_MAKE) -C $(TOP)/build/$(KERNEL)/selftests -f $(TOP)/selftests/Makefile \
+		--eval 'vpath %.c $(TOP)/selftests' all
+
 # The module and the selftests' helper module for one matrix kernel, built in build/KERNEL/
 # from symlinks to the sources so several kernels' objects never mix.
 build-kernel: build/$(KERNEL)/module/meminspect.ko build/$(KERNEL)/helper/meminspect_test.ko \
 	build/$(KERNEL)/kunit/.built
 
 build/$(KERNEL)/module/meminspect.ko: $(MODULE_SRC)
-	@test -n "$(KERNEL)" || { echo "build-kernel needs KERNEL=5.10|6.1|6.12|7.3|6.12-rt|debug" >&2; exit 2; }
+	@test -n "$(KERNEL)" || { echo "build-kernel needs KERNEL=5.10|6.1|6.12|7.3|6.12-rt|6.12-arm64|debug" >&2; exit 2; }
 	@mkdir -p $(@D) && for f in $(MODULE_SRC); do ln -sf $(TOP)/$$f $(@D)/; done
 	scripts/kbuild $(KERNEL) $(@D) W=1 modules
 
@@ -120,4 +134,4 @@ clean:
 		module/modules.order module/Module.symvers .*.cmd modules.order Module.symvers
 
 help:
-	@sed -n '2,9s/^# \{0,1\}//p' Makefile
+	@sed -n '2,10s/^# \{0,1\}//p' Makefile

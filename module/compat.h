@@ -15,6 +15,7 @@
 #include <linux/page_idle.h>
 #include <linux/swap.h>
 #include <linux/percpu.h>
+#include <linux/ptrace.h>
 #include <linux/uaccess.h>
 #include <linux/vmstat.h>
 #ifdef MI_HAVE_SOFTLEAF
@@ -193,6 +194,46 @@ static inline bool mi_is_endbr(unsigned long addr)
 	return false;
 #endif
 }
+
+/*
+ * Architecture glue of the fault injector's probe handler (fault_probe.c),
+ * for a kprobe at the first instruction of a function.  The generic
+ * regs_get_kernel_argument(), regs_set_return_value() and
+ * instruction_pointer_set() do the rest on both x86-64 and arm64 (all three
+ * exist on every kernel of the matrix, 5.10 included).
+ *
+ * MI_NR_REG_ARGS: the arguments passed in registers (x86-64: di, si, dx,
+ * cx, r8, r9; arm64: x0..x7); the table never names a later one.
+ *
+ * mi_entry_caller(): the function's return address.  x86-64's CALL pushed
+ * it, so it is the word at the stack pointer; arm64's BL left it in the
+ * link register (x30), which the function stores only in its prologue (and
+ * signs there with pointer authentication: at the entry it is plain).
+ *
+ * MI_KPROBE_KIND: how such a probe is made, for capabilities: through
+ * ftrace where the kernel has KPROBES_ON_FTRACE (Debian's amd64 kernels),
+ * else as a breakpoint (arm64: BRK, no KPROBES_ON_FTRACE there).
+ */
+#ifdef CONFIG_ARM64
+#define MI_NR_REG_ARGS	8
+#else
+#define MI_NR_REG_ARGS	6
+#endif
+
+static __always_inline unsigned long mi_entry_caller(struct pt_regs *regs)
+{
+#ifdef CONFIG_ARM64
+	return procedure_link_pointer(regs);
+#else
+	return *(unsigned long *)kernel_stack_pointer(regs);
+#endif
+}
+
+#ifdef CONFIG_KPROBES_ON_FTRACE
+#define MI_KPROBE_KIND	"ftrace"
+#else
+#define MI_KPROBE_KIND	"breakpoint"
+#endif
 
 /*
  * The migratetype of the pageblock holding @pfn, read as /proc/pagetypeinfo

@@ -127,7 +127,10 @@ static struct mi_cap_table mi_fault_table;
 
 void mi_fault_count(enum mi_fault_site site, int what)
 {
-	/* one instruction on x86: safe in any context, NMI included */
+	/*
+	 * one instruction on x86; an atomic on the per-CPU address with
+	 * preemption off on arm64: safe in any context, NMI included
+	 */
 	this_cpu_inc(mi_fault_pcpu.cnt[site][what]);
 }
 

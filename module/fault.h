@@ -53,6 +53,7 @@ struct mi_fault_call {
 	gfp_t gfp;
 	int order;			/* pages; -1 for slab */
 	unsigned long caller;		/* return address of the entry call */
+	unsigned long entry;		/* the probed address */
 };
 
 /* fault_probe.c */

@@ -127,6 +127,20 @@ static unsigned int mi_alloc_frames(const struct mi_fault_call *c,
 	for (i = 0; i < n; i++)
 		if (entries[i] == c->caller)
 			break;
+	if (i == n) {
+		/*
+		 * arm64: the BRK exception's frame record holds the probed
+		 * address itself, and the caller's return address is only in
+		 * the link register (the probed function has not stored it
+		 * yet): after the probed address the trace goes on with the
+		 * caller's caller.  Put the caller back in its place.
+		 */
+		for (i = 0; i < n; i++)
+			if (entries[i] == c->entry)
+				break;
+		if (i < n)
+			entries[i] = c->caller;
+	}
 	while (i < n && mi_in_wrapper(entries[i]))
 		i++;
 	for (k = 0; i < n && k < max; i++, k++)

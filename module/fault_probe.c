@@ -8,13 +8,17 @@
  * kprobe sits at the entry of each exported allocation function instead.
  * Every entry point of every supported kernel is in one table, with the
  * argument that holds the cache, the size, the gfp mask and the order
- * (x86-64 ABI: di, si, dx, cx, r8, r9); names the running kernel lacks are
- * skipped.  A probe at a function entry is ftrace-based (KPROBES_ON_FTRACE,
- * set on every Debian kernel), and the ftrace path honours a changed
- * regs->ip: to fail a call, the handler sets the return register to 0 and
- * regs->ip to mi_fault_ret_null(), whose RET returns NULL to the caller, and
- * returns 1, so the allocator is never entered.  A post handler keeps the
- * probe from being optimised into a jump, which would not honour regs->ip.
+ * (the argument's index, read with regs_get_kernel_argument(): x86-64's
+ * di, si, dx, cx, r8, r9; arm64's x0..x7); names the running kernel lacks
+ * are skipped.  On x86-64 a probe at a function entry is ftrace-based
+ * (KPROBES_ON_FTRACE, set on every Debian amd64 kernel), and the ftrace path
+ * honours a changed regs->ip; arm64 has no KPROBES_ON_FTRACE, its probe is a
+ * BRK whose exception return honours a changed pc.  To fail a call, the
+ * handler sets the return register to 0 (regs_set_return_value()) and the
+ * instruction pointer to mi_fault_ret_null(), whose return goes back to the
+ * caller with NULL, and returns 1, so the allocator is never entered.  A
+ * post handler keeps an x86 probe from being optimised into a jump, which
+ * would not honour regs->ip (arm64 has no optimised kprobes).
  *
  * The handler runs with preemption off, possibly in IRQ or NMI context,
  * inside any allocation: it allocates nothing, prints nothing, sleeps
@@ -185,8 +189,9 @@ unsigned int mi_fault_max_order(void)
 
 /*
  * The stub a failed call "returns" through: entered by the ftrace return
- * with the entry point's own return address on the stack, so its RET goes
- * back to the allocating code with NULL.
+ * (x86-64) with the entry point's own return address on the stack, or by
+ * the BRK exception's return (arm64) with it still in the link register, so
+ * its return goes back to the allocating code with NULL.
  */
 static noinline void *mi_fault_ret_null(void)
 {
@@ -195,17 +200,12 @@ static noinline void *mi_fault_ret_null(void)
 
 NOKPROBE_SYMBOL(mi_fault_ret_null);
 
-static unsigned long mi_arg(const struct pt_regs *regs, int n)
+/* Argument @n (0-based) of the probed function, at its entry; 0 for NA. */
+static unsigned long mi_arg(struct pt_regs *regs, int n)
 {
-	switch (n) {
-	case 0: return regs->di;
-	case 1: return regs->si;
-	case 2: return regs->dx;
-	case 3: return regs->cx;
-	case 4: return regs->r8;
-	case 5: return regs->r9;
-	}
-	return 0;
+	if (n < 0 || n >= MI_NR_REG_ARGS)
+		return 0;
+	return regs_get_kernel_argument(regs, n);
 }
 
 NOKPROBE_SYMBOL(mi_arg);
@@ -222,8 +222,8 @@ static int mi_fault_pre(struct kprobe *kp, struct pt_regs *regs)
 	ep = &mi_fault_eps[container_of(kp, struct mi_fault_probe, kp) -
 			   mi_fault_probes];
 	c.site = ep->site;
-	/* at the entry, regs->sp points at the return address */
-	c.caller = *(unsigned long *)kernel_stack_pointer(regs);
+	c.caller = mi_entry_caller(regs);
+	c.entry = (unsigned long)kp->addr;
 	c.gfp = (__force gfp_t)(unsigned int)mi_arg(regs, ep->gfp);
 	c.cache = ep->cache == NA ? NULL : (void *)mi_arg(regs, ep->cache);
 	c.order = -1;
@@ -277,7 +277,7 @@ static int mi_fault_pre(struct kprobe *kp, struct pt_regs *regs)
 	c.caller = mi_fault_alloc_caller(&c);
 	mi_fault_record(&c);
 fail:
-	regs->ax = 0;
+	regs_set_return_value(regs, 0);
 	instruction_pointer_set(regs, (unsigned long)mi_fault_ret_null);
 	return 1;
 }
@@ -466,8 +466,8 @@ int mi_fault_probes_init(struct mi_cap *caps)
 				   "kprobes at the %s entry points, found at arming (ksyms unavailable)",
 				   mi_site_names[s]);
 		else if (n[s])
-			mi_cap_set(&caps[s], true, "kprobes (ftrace, ret stub) at %s",
-				   list[s]);
+			mi_cap_set(&caps[s], true, "kprobes (" MI_KPROBE_KIND
+				   ", ret stub) at %s", list[s]);
 		else
 			mi_cap_set(&caps[s], false,
 				   "none of the known %s entry points is in kallsyms",

@@ -5,9 +5,10 @@
 # Downloads live outside the clone so a fresh clone (and CI) reuses them offline.
 MI_CACHE=${MEMINSPECT_CACHE:-/var/cache/meminspect}
 MI_KERNELS_ALL="5.10 6.1 6.12 7.3"
-# Lanes beyond the four stock kernels: the debug kernel (built here) and Debian's PREEMPT_RT
-# 6.12 (linux-image-rt-amd64 in bookworm-backports). `make check` runs all of them.
-MI_LANES_ALL="$MI_KERNELS_ALL 6.12-rt debug"
+# Lanes beyond the four stock kernels: the debug kernel (built here), Debian's PREEMPT_RT
+# 6.12 (linux-image-rt-amd64 in bookworm-backports) and Debian's arm64 6.12 (cross-built,
+# booted under qemu-system-aarch64). `make check` runs all of them.
+MI_LANES_ALL="$MI_KERNELS_ALL 6.12-rt 6.12-arm64 debug"
 MI_KERNEL_DEFAULT=6.1
 
 die() { echo "meminspect: $*" >&2; exit 1; }
@@ -18,7 +19,7 @@ mi_suite() {
 	case "$1" in
 	5.10) echo bullseye ;;
 	6.1) echo bookworm ;;
-	6.12 | 6.12-rt) echo bookworm-backports ;;
+	6.12 | 6.12-rt | 6.12-arm64) echo bookworm-backports ;;
 	7.3) echo trixie-backports ;;
 	debug) echo bookworm-backports ;;	# built from linux-source-6.12: scripts/debug-kernel
 	*) return 1 ;;
@@ -27,10 +28,12 @@ mi_suite() {
 
 # The build root (scripts/build-roots) each kernel's modules are built in: 7.3's headers carry
 # helper binaries linked against trixie's glibc and want gcc-14; the others are bookworm's
-# gcc-12 kernels (5.10 included: its gcc-10 is not in bookworm, gcc-12 builds it).
+# gcc-12 kernels (5.10 included: its gcc-10 is not in bookworm, gcc-12 builds it); arm64
+# kernels are cross-built in bookworm-cross (bookworm plus Debian's aarch64 cross gcc-12).
 mi_root_of() {
 	case "$1" in
 	7.3) echo trixie ;;
+	*-arm64) echo bookworm-cross ;;
 	*) echo bookworm ;;
 	esac
 }
@@ -44,6 +47,15 @@ mi_check_kernel() {
 mi_flavour() {
 	case "$1" in
 	*-rt) echo rt-amd64 ;;
+	*-arm64) echo arm64 ;;
+	*) echo amd64 ;;
+	esac
+}
+
+# The Debian architecture of a kernel (its packages, the guest's binaries, the QEMU system).
+mi_arch() {
+	case "$1" in
+	*-arm64) echo arm64 ;;
 	*) echo amd64 ;;
 	esac
 }
@@ -73,7 +85,9 @@ mi_lane_mem() { [ "$1" = debug ] && echo 2G || echo 1G; }
 # vm-run's --timeout per lane: the debug kernel (KASAN, lockdep, kmemleak under TCG) ran the
 # suite in 282 s on a quiet machine but passed 900 s during test_unload.sh (the suite's
 # second-to-last file) with the machine's load at 8-9 on 2 cores.
-mi_lane_timeout() { [ "$1" = debug ] && echo 2400 || echo 1500; }
+# The arm64 lane (TCG emulating another architecture) ran the suite in 498 s with the load
+# at 5-6, against 292-567 s for the x86 lanes at 8-9: it gets the debug lane's margin.
+mi_lane_timeout() { case "$1" in debug | *-arm64) echo 2400 ;; *) echo 1500 ;; esac; }
 # The pass for selftests/big_*.sh needs MemTotal >= 1800 MiB: with 2 GiB the debug kernel
 # shows 1680 MiB (KASAN's shadow, kmemleak's pool), so it would need 3 GiB.
 mi_lane_big_mem() { [ "$1" = debug ] && echo 3G || echo 2G; }
@@ -88,13 +102,15 @@ mi_mirror() {
 
 # A private apt state holding one suite only, in DIR: the host's apt is left untouched and
 # metapackages resolve to that suite's packages. Sets the array apt_opts for apt-get/apt-cache.
+# ARCH (default: the host's) is the only architecture the state knows.
 mi_apt_state() {
-	local dir=$1 suite=$2
+	local dir=$1 suite=$2 arch=${3:-}
 	mkdir -p "$dir/lists/partial" "$dir/archives/partial"
 	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $(mi_mirror) $suite main" \
 		>"$dir/sources.list"
 	apt_opts=(-o "Dir::Etc::SourceList=$dir/sources.list" -o Dir::Etc::SourceParts=/dev/null
 		-o "Dir::State::Lists=$dir/lists" -o "Dir::Cache=$dir" -o "Dir::Cache::archives=$dir/archives"
 		-o Dir::State::status=/dev/null -o Debug::NoLocking=1 -o APT::Sandbox::User=root)
+	[ -z "$arch" ] || apt_opts+=(-o "APT::Architecture=$arch" -o "APT::Architectures=$arch")
 	apt-get "${apt_opts[@]}" update -qq >/dev/null || die "apt update for $suite failed"
 }

@@ -8,7 +8,8 @@ MI_TEST_KO=${MI_TEST_KO:-/meminspect/meminspect_test.ko}
 MI_READER=${MI_READER:-/usr/bin/meminspect}
 MI_DEBUGFS=${MI_DEBUGFS:-/sys/kernel/debug}
 MI_TEST_DIR=${MI_TEST_DIR:-$MI_DEBUGFS/meminspect_test}
-# Every guest kernel of the matrix is x86_64 with 4 KiB pages.
+# Every guest kernel of the matrix has 4 KiB pages: the x86_64 ones and Debian's arm64 6.12
+# (CONFIG_ARM64_4K_PAGES).
 MI_PAGE_KB=${MI_PAGE_KB:-4}
 # The TAP counter lives in a file: tests run in their own sh and may emit
 # results from subshells, and the numbers must grow across all of them.

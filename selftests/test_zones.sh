@@ -78,8 +78,8 @@ fi
 
 # 5.10's /proc/zoneinfo prints no boost line: there the only anchor is the
 # kernel's own cap on the boost (boost_watermark(): the larger of a
-# pageblock, 512 pages on x86_64, and high watermark x watermark_boost_factor
-# / 10000)
+# pageblock, 512 pages on x86_64 and on 4 KiB-page arm64, and high watermark
+# x watermark_boost_factor / 10000)
 if [ "$boost_cap" = yes ] && ! grep -q '^ *boost ' /proc/zoneinfo; then
 	REST=$(echo "$REST" | sed 's/boost:0:0//')
 	LOAD=$(echo "$LOAD" | sed 's/boost:1024:0//')
