@@ -356,7 +356,6 @@ swap_off()
 	zdev=
 }
 
-# mi_tmpdir: a fresh directory for one test's scratch files
 # snap_files DEST FILE [DEST FILE]...: read the FILEs back to back in one
 # process (progs/readseq.c says why: with one cat per file, fork, exec and
 # exit between the reads move the very figures being bracketed) and leave
@@ -376,6 +375,30 @@ snap_files()
 	done
 }
 
+# swap_cleanup: the EXIT trap of a test that runs background $pids and a
+# zram swap device (swap_on): kill them, swap off, remove $T
+swap_cleanup()
+{
+	for p in $pids; do kill "$p" 2>/dev/null; done
+	wait 2>/dev/null
+	swap_off
+	rm -rf "$T"
+}
+
+# mi_reload MODULE-ARGS...: rmmod meminspect (retried while a reader still
+# holds one of its files), then insmod it with MODULE-ARGS
+mi_reload()
+{
+	_i=0
+	while mi_loaded && ! rmmod meminspect 2>/dev/null; do
+		_i=$((_i + 1))
+		[ "$_i" -ge 50 ] && return 1
+		sleep 0.1
+	done
+	insmod "$MI_KO" "$@"
+}
+
+# mi_tmpdir: a fresh directory for one test's scratch files
 mi_tmpdir()
 {
 	_d=${TMPDIR:-/tmp}/mi.$$.${1:-t}

@@ -137,34 +137,22 @@ mm_phase "buddy under churn" 5 buddy_snap "$LOAD"
 check_walk "$T/buddy" "buddy walk under churn" yes
 
 # ---- the resume path: a budget far below the list lengths ----
-# reload MODULE-ARGS...: rmmod (retried while a reader holds a file), insmod
-reload()
-{
-	_i=0
-	while mi_loaded && ! rmmod meminspect 2>/dev/null; do
-		_i=$((_i + 1))
-		[ "$_i" -ge 50 ] && return 1
-		sleep 0.1
-	done
-	insmod "$MI_KO" "$@"
-}
-
 for arg in walk_budget=0 walk_budget=-1 walk_budget=abc walk_budget=100001 \
 	walk_budget=1048576 walk_budget=99999999999999999999 walk_budget=; do
-	if reload "$arg" 2>/dev/null; then
+	if mi_reload "$arg" 2>/dev/null; then
 		fail "insmod $arg is refused"
 	else
 		check "insmod $arg is refused, module not loaded" not_loaded
 	fi
 done
-if reload walk_budget=100000; then
+if mi_reload walk_budget=100000; then
 	got=$(cat /sys/module/meminspect/parameters/walk_budget)
 	check "walk_budget=100000 (the highest): parameter reads $got" [ "$got" = 100000 ]
 else
 	fail "insmod walk_budget=100000 (the highest)"
 fi
 SMALL=16
-if reload walk_budget=$SMALL; then
+if mi_reload walk_budget=$SMALL; then
 	got=$(cat /sys/module/meminspect/parameters/walk_budget)
 	check "walk_budget=$SMALL: parameter reads $got" [ "$got" = "$SMALL" ]
 	mm_phase "buddy budget $SMALL under churn" 5 buddy_snap "$LOAD"
@@ -185,4 +173,4 @@ if mi_loaded && [ "$(cat /sys/module/meminspect/parameters/walk_budget)" = $SMAL
 	mm_phase "buddy budget $SMALL at rest" 3 buddy_snap "$REST"
 	check_walk "$T/buddy" "buddy walk, budget $SMALL, at rest" no
 fi
-check "module reloaded with the default budget" reload
+check "module reloaded with the default budget" mi_reload

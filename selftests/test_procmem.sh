@@ -10,15 +10,7 @@ T=$(mi_tmpdir procmem) || exit 1
 MT=${MI_MEMTARGET:-$ST_DIR/progs/memtarget}
 pids=
 zdev=
-cleanup()
-{
-	for p in $pids; do kill "$p" 2>/dev/null; done
-	wait 2>/dev/null
-	swap_off
-	rm -rf "$T"
-}
-
-trap cleanup EXIT
+trap swap_cleanup EXIT
 
 require_file "$MI_DIR/mm"
 require_file "$MI_DIR/vmas"

@@ -11,23 +11,11 @@
 T=$(mi_tmpdir noswap) || exit 1
 cleanup()
 {
-	reload > /dev/null 2>&1
+	mi_reload > /dev/null 2>&1
 	rm -rf "$T"
 }
 trap cleanup EXIT
 trap 'exit 143' TERM INT
-
-# reload MODULE-ARGS...: rmmod (retried while a reader holds a file), insmod
-reload()
-{
-	_i=0
-	while mi_loaded && ! rmmod meminspect 2>/dev/null; do
-		_i=$((_i + 1))
-		[ "$_i" -ge 50 ] && return 1
-		sleep 0.1
-	done
-	insmod "$MI_KO" "$@"
-}
 
 require_file "$MI_DIR/mm"
 if [ "$(cap_available mm.rollup)" != yes ]; then
@@ -62,7 +50,7 @@ bad_figures()
 	} END { printf "%s", bad }'
 }
 
-if ! reload ksyms_deny=swp_swapcount; then
+if ! mi_reload ksyms_deny=swp_swapcount; then
 	fail "insmod ksyms_deny=swp_swapcount"
 	exit 0
 fi
@@ -87,7 +75,7 @@ for cmd in mm vmas top "--json mm" "--json top"; do
 		[ "$rc" -eq 0 ]
 done
 
-if ! reload; then
+if ! mi_reload; then
 	fail "insmod without parameters"
 	exit 0
 fi

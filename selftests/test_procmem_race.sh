@@ -24,14 +24,7 @@ MEMFD_SWAP_KB=8192	# vmarace pushes at most half of its 16 MiB memfd out
 T=$(mi_tmpdir race) || exit 1
 pids=
 zdev=
-cleanup()
-{
-	for p in $pids; do kill "$p" 2>/dev/null; done
-	wait 2>/dev/null
-	swap_off
-	rm -rf "$T"
-}
-trap cleanup EXIT
+trap swap_cleanup EXIT
 trap 'exit 143' TERM INT
 
 require_file "$MI_DIR/mm"
