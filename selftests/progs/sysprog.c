@@ -21,15 +21,42 @@
 
 #define ENOMEM	12
 
-static long sys(long nr, long a, long b, long c)
+#define MI_AT_FDCWD	(-100)	/* open and unlink are openat/unlinkat: arm64 has no others */
+
+#if defined(__x86_64__)
+static long sys4(long nr, long a, long b, long c, long d)
 {
+	register long r10 __asm__("r10") = d;
 	long ret;
 
 	__asm__ volatile ("syscall"
 			  : "=a" (ret)
-			  : "a" (nr), "D" (a), "S" (b), "d" (c)
+			  : "a" (nr), "D" (a), "S" (b), "d" (c), "r" (r10)
 			  : "rcx", "r11", "memory");
 	return ret;
+}
+#elif defined(__aarch64__)
+static long sys4(long nr, long a, long b, long c, long d)
+{
+	register long x8 __asm__("x8") = nr;
+	register long x0 __asm__("x0") = a;
+	register long x1 __asm__("x1") = b;
+	register long x2 __asm__("x2") = c;
+	register long x3 __asm__("x3") = d;
+
+	__asm__ volatile ("svc #0"
+			  : "+r" (x0)
+			  : "r" (x8), "r" (x1), "r" (x2), "r" (x3)
+			  : "memory");
+	return x0;
+}
+#else
+#error "sysprog: no system call glue for this architecture"
+#endif
+
+static long sys(long nr, long a, long b, long c)
+{
+	return sys4(nr, a, b, c, 0);
 }
 
 static unsigned long len(const char *s)
@@ -91,7 +118,7 @@ void __attribute__((noreturn, used)) sysprog_main(void)
 	for (; d; d /= 10)
 		tmp[n++] = '0' + pid / d % 10;
 	tmp[n] = '\0';
-	fd = sys(__NR_open, (long)status, O_RDONLY, 0);
+	fd = sys4(__NR_openat, MI_AT_FDCWD, (long)status, O_RDONLY, 0);
 	st = worst(st, check("open", fd));
 	if (fd >= 0) {
 		r = sys(__NR_read, fd, (long)buf, sizeof(buf));
@@ -112,13 +139,13 @@ void __attribute__((noreturn, used)) sysprog_main(void)
 	st = worst(st, check("epoll_create1", fd));
 	if (fd >= 0)
 		sys(__NR_close, fd, 0, 0);
-	fd = sys(__NR_open, (long)tmp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	fd = sys4(__NR_openat, MI_AT_FDCWD, (long)tmp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 	st = worst(st, check("create", fd));
 	if (fd >= 0) {
 		r = sys(__NR_write, fd, (long)status, sizeof(status));
 		st = worst(st, check("write", r));
 		sys(__NR_close, fd, 0, 0);
-		st = worst(st, check("unlink", sys(__NR_unlink, (long)tmp, 0, 0)));
+		st = worst(st, check("unlink", sys(__NR_unlinkat, MI_AT_FDCWD, (long)tmp, 0)));
 	}
 	sys(__NR_exit_group, st, 0, 0);
 	for (;;)
@@ -126,9 +153,18 @@ void __attribute__((noreturn, used)) sysprog_main(void)
 }
 
 /* the entry: align the stack as a call would, then main */
+#if defined(__x86_64__)
 __asm__(".globl _start\n"
 	"_start:\n"
 	"	xor %rbp, %rbp\n"
 	"	and $-16, %rsp\n"
 	"	call sysprog_main\n"
 	"	hlt\n");
+#else
+__asm__(".globl _start\n"
+	"_start:\n"
+	"	mov x29, #0\n"
+	"	mov x30, #0\n"
+	"	bl sysprog_main\n"
+	"	b .\n");
+#endif
