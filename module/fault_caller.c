@@ -328,11 +328,14 @@ NOKPROBE_SYMBOL(mi_excl_find);
 /*
  * Is @c made under an excluded function?  Then it is counted as spared.
  * The direct caller first (the common case, no unwinding), then every
- * frame of the saved stack from the entry point's caller on.
+ * frame of the allocating code's stack, as mi_alloc_frames() finds it (on
+ * arm64 the caller is missing from the raw trace: a search for it there
+ * found nothing, and TOMOYO's tomoyo_encode2(), not inlined into
+ * tomoyo_realpath_from_path() on arm64, was failed and panicked).
  */
 bool mi_fault_excluded(const struct mi_fault_call *c)
 {
-	unsigned long entries[MI_FAULT_DEPTH_MAX + MI_STACK_EXTRA];
+	unsigned long frames[MI_FAULT_DEPTH_MAX + MI_STACK_EXTRA];
 	unsigned int n = READ_ONCE(mi_nr_excl), nr, i;
 	int k;
 
@@ -340,11 +343,9 @@ bool mi_fault_excluded(const struct mi_fault_call *c)
 		return false;
 	k = mi_excl_find(c->caller, n);
 	if (k < 0) {
-		nr = stack_trace_save(entries, ARRAY_SIZE(entries), 0);
-		for (i = 0; i < nr && entries[i] != c->caller; i++)
-			;
-		for (; i < nr && k < 0; i++)
-			k = mi_excl_find(entries[i], n);
+		nr = mi_alloc_frames(c, frames, ARRAY_SIZE(frames));
+		for (i = 0; i < nr && k < 0; i++)
+			k = mi_excl_find(frames[i], n);
 	}
 	if (k < 0)
 		return false;
