@@ -11,6 +11,7 @@
  * which are async-signal-safe). Only SIGKILL can leave it armed, aimed at
  * the command, which then dies too (PR_SET_PDEATHSIG).
  */
+#include "access.h"
 #include "fault.h"
 #include "output.h"
 #include "parse.h"
@@ -340,7 +341,7 @@ static int load_fault(const struct fault *f, const char *file, const char *const
 	int st;
 
 	snprintf(rel, sizeof(rel), "fault/%s", file);
-	st = f->env->load(f->env->ctx, rel, t);
+	st = mi_load(f->env->acc, rel, t);
 	if (st)
 		return st;
 	if (!mi_require_fields(*t, &e, fields)) {

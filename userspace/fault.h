@@ -9,23 +9,23 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+struct mi_access;
 struct mi_table;
 struct out_opts;
 
-/* Exit statuses beyond meminspect.c's 0-5 (documented in meminspect.8). */
+/* Exit statuses: status.h (ST_REFUSED, ST_SPLAT, ST_INCOMPLETE are fault's). */
 enum {
-	FST_REFUSED = 6,	/* the kernel refused a knob write (EINVAL, ERANGE, EBUSY, ...) */
-	FST_SPLAT = 7,		/* sweep: a run left a kernel splat or a new taint */
-	FST_INCOMPLETE = 8,	/* sweep: --max-runs reached before a run injected nothing */
+	FST_REFUSED = 6,	/* = ST_REFUSED; fault.c's names until it uses status.h's */
+	FST_SPLAT = 7,
+	FST_INCOMPLETE = 8,
 };
 
 struct fault_env {
 	const char *dir;		/* the module's files; ours are under dir/fault/ */
 	bool json;			/* --json given before the command */
 	const struct out_opts *out;
-	/* meminspect.c's loader, with its diagnostics (not root, not loaded, ...) */
-	int (*load)(const void *ctx, const char *file, struct mi_table **t);
-	const void *ctx;
+	/* for mi_load(), with its diagnostics (not root, not loaded, ...) */
+	const struct mi_access *acc;
 };
 
 /* argv[0] is "fault"; returns the exit status. */

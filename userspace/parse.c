@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The meminspect line format (docs/format.md): parse once, validate strictly. */
 #include "parse.h"
+#include "table_priv.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -16,18 +17,6 @@
  * or wrong file (--dir pointed at a big log) into an error, not an OOM.
  */
 #define MI_MAX_FILE (64u << 20)
-
-struct mi_table {
-	char *name;
-	char *buf;		/* the whole text, split in place */
-	char **fields;
-	size_t nfields;
-	char **vals;		/* nrec rows of nfields pointers into buf */
-	unsigned int *lines;	/* source line of each record, for messages */
-	size_t nrec, rec_cap;	/* rec_cap rows allocated in vals and lines */
-	char **notes;
-	size_t nnotes, note_cap;
-};
 
 static void set_err(struct mi_error *err, int sys_errno, const char *fmt, ...)
 {
@@ -45,7 +34,7 @@ static void set_err(struct mi_error *err, int sys_errno, const char *fmt, ...)
  * Array p (cap elements of size bytes) with room for element n: p itself,
  * a bigger copy, or NULL on overflow/OOM (p is then still valid).
  */
-static void *grow(void *p, size_t *cap, size_t n, size_t size)
+void *mi_grow(void *p, size_t *cap, size_t n, size_t size)
 {
 	size_t ncap = *cap ? *cap * 2 : 16;
 
@@ -122,6 +111,8 @@ void mi_table_free(struct mi_table *t)
 {
 	if (!t)
 		return;
+	if (t->owned)
+		mi_table_free_owned(t);
 	free(t->name);
 	free(t->buf);
 	free(t->fields);
@@ -160,7 +151,7 @@ static bool parse_header(struct mi_table *t, char *line, struct mi_error *err)
 				return false;
 			}
 		}
-		nf = grow(t->fields, &cap, t->nfields, sizeof(*nf));
+		nf = mi_grow(t->fields, &cap, t->nfields, sizeof(*nf));
 		if (!nf) {
 			set_err(err, ENOMEM, "%s: out of memory", t->name);
 			return false;
@@ -174,7 +165,7 @@ static bool parse_header(struct mi_table *t, char *line, struct mi_error *err)
 }
 
 /* Room for one more record: vals and lines grow together, by whole rows. */
-static bool grow_records(struct mi_table *t)
+bool mi_grow_records(struct mi_table *t)
 {
 	size_t n = t->nfields, ncap = t->rec_cap ? t->rec_cap * 2 : 16;
 	char **nv;
@@ -202,7 +193,7 @@ static bool parse_record(struct mi_table *t, char *line, unsigned int lineno,
 	size_t n = t->nfields;
 	char **row;
 
-	if (!grow_records(t)) {
+	if (!mi_grow_records(t)) {
 		set_err(err, ENOMEM, "%s: out of memory", t->name);
 		return false;
 	}
@@ -269,7 +260,7 @@ static struct mi_table *parse_owned(char *buf, size_t len, const char *name,
 			if (!parse_header(t, line, err))
 				goto fail;
 		} else if (*line == '#') {
-			char **nn = grow(t->notes, &t->note_cap, t->nnotes, sizeof(*nn));
+			char **nn = mi_grow(t->notes, &t->note_cap, t->nnotes, sizeof(*nn));
 
 			if (!nn) {
 				set_err(err, ENOMEM, "%s: out of memory", name);

@@ -46,6 +46,41 @@ const char *mi_note(const struct mi_table *t, size_t i); /* text after "# " */
 bool mi_require_fields(const struct mi_table *t, struct mi_error *err,
 		       const char *const *names);
 
+/*
+ * Building a table in memory (build.c): views the reader derives from a
+ * module file (sorted, cut, with growth or N(+D) columns) and tables of its
+ * own.  Setters return 0 or a negative errno, and the first error sticks:
+ * mi_table_error() after the last one says whether all of them worked.
+ * A value must be non-empty, without a newline, and without a space unless
+ * it is the last field's, as in a file the module writes.
+ */
+struct mi_table *mi_table_new(const char *name, const char *const *fields,
+			      struct mi_error *err);
+/* A table with src's fields and no records. */
+struct mi_table *mi_table_new_like(const struct mi_table *src, const char *name,
+				   struct mi_error *err);
+/* A new record, every value "-"; its index, or a negative errno. */
+long mi_table_add_record(struct mi_table *t);
+int mi_table_set(struct mi_table *t, size_t rec, size_t col, const char *v);
+__attribute__((format(printf, 4, 5)))
+int mi_table_setf(struct mi_table *t, size_t rec, size_t col, const char *fmt, ...);
+int mi_table_set_field(struct mi_table *t, size_t rec, const char *name, const char *v);
+/* The value followed by "(+D)" / "(-D)": a change since the previous round. */
+int mi_table_decorate(struct mi_table *t, size_t rec, size_t col, long long d);
+/* A new record with src's values of record rec for the fields both have. */
+int mi_table_copy_record(struct mi_table *dst, const struct mi_table *src, size_t rec);
+__attribute__((format(printf, 2, 3)))
+int mi_table_add_note(struct mi_table *t, const char *fmt, ...);
+int mi_table_copy_notes(struct mi_table *dst, const struct mi_table *src);
+int mi_table_error(const struct mi_table *t);
+
+/* <0: record a before b.  Any table, parsed or built. */
+typedef int (*mi_record_cmp)(const struct mi_table *t, size_t a, size_t b, const void *arg);
+/* Stable: records that compare equal keep their order.  0 or -ENOMEM. */
+int mi_table_sort(struct mi_table *t, mi_record_cmp cmp, const void *arg);
+/* Keep the first n records. */
+void mi_table_truncate(struct mi_table *t, size_t n);
+
 /* `-`: the kernel cannot provide the value. */
 bool mi_is_none(const char *v);
 /* True for [a-z0-9_]+, the only legal field name. */

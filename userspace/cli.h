@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What meminspect.c (options, --watch, dispatch) hands each command: the
+ * options every command has, and the command group's own options.  Each
+ * group file (cmd_*.c) defines its commands' run functions and the table
+ * entries meminspect.c lists.
+ */
+#ifndef MI_CLI_H
+#define MI_CLI_H
+
+#include "access.h"
+#include "output.h"
+
+#include <stdbool.h>
+
+#define MI_VERSION "0.1.0"
+
+struct mi_table;
+
+/* Every command: where the files are and how to print. */
+struct mi_cli {
+	struct mi_access acc;
+	bool json;
+	struct out_opts out;
+	unsigned int watch;	/* --watch SECONDS; 0: once */
+	unsigned long count;	/* --count N: stop after N rounds; 0: until a signal */
+};
+
+/* zones, buddy, frag, summary, capabilities, report */
+struct pagealloc_opts {
+	struct mi_table *prev;	/* zones, buddy, frag under --watch: the previous round */
+};
+
+/* slab */
+struct slab_opts {
+	const struct slab_key *sort;	/* --sort; NULL: by size */
+	unsigned long top;		/* --top N: the first N rows; 0: all */
+	bool aliases;			/* --aliases: alias_names from /sys/kernel/slab */
+	struct mi_table *prev;		/* --watch: the last round's, for growth */
+};
+
+/* mm, vmas, top */
+struct process_opts {
+	const char *sort;	/* vmas, top: --sort KEY */
+	const char *pid;	/* mm, vmas: the optional PID argument */
+};
+
+/* export */
+struct export_opts {
+	bool prometheus;	/* --prometheus */
+	const char *textfile_dir;
+	bool per_pid;
+};
+
+struct cmd_opts {
+	struct pagealloc_opts pa;
+	struct slab_opts slab;
+	struct process_opts proc;
+	struct export_opts exp;
+};
+
+/* Which options beyond the common ones a command takes. */
+enum {
+	CMD_WATCH = 1,		/* its figures change: --watch, --count */
+	CMD_EXPORT = 2,		/* --prometheus, --textfile-dir, --per-pid */
+	CMD_SLAB = 4,		/* --sort, --top, --aliases */
+	CMD_PID = 8,		/* one optional PID argument */
+	CMD_SORT = 16,		/* --sort rss|pss|uss|swap */
+	CMD_OWN_ARGS = 64,	/* parses the rest of the line itself (fault) */
+};
+
+/* One round of a command (meminspect.c repeats it under --watch). */
+typedef int (*mi_cmd_fn)(const struct mi_cli *c, struct cmd_opts *o);
+
+/* "meminspect: MESSAGE" and the --help hint on stderr; ST_USAGE. */
+__attribute__((format(printf, 1, 2)))
+int mi_bad_usage(const char *fmt, ...);
+
+/* cmd_pagealloc.c */
+int cmd_summary(const struct mi_cli *c, struct cmd_opts *o);
+int cmd_capabilities(const struct mi_cli *c, struct cmd_opts *o);
+int cmd_zones(const struct mi_cli *c, struct cmd_opts *o);
+int cmd_buddy(const struct mi_cli *c, struct cmd_opts *o);
+int cmd_frag(const struct mi_cli *c, struct cmd_opts *o);
+
+/* cmd_slab.c */
+int cmd_slab(const struct mi_cli *c, struct cmd_opts *o);
+/* --sort KEY of slab; NULL if it is none of them */
+const struct slab_key *slab_key(const char *name);
+bool slab_sorts_by_growth(const struct slab_opts *o);
+
+/* cmd_process.c */
+int cmd_mm(const struct mi_cli *c, struct cmd_opts *o);
+int cmd_vmas(const struct mi_cli *c, struct cmd_opts *o);
+int cmd_top(const struct mi_cli *c, struct cmd_opts *o);
+/* --sort KEY of vmas and top: its field, or NULL */
+const char *process_sort_field(const char *key);
+bool process_is_pid(const char *s);
+
+/* cmd_report.c */
+int cmd_report(const struct mi_cli *c, struct cmd_opts *o);
+int cmd_export(const struct mi_cli *c, struct cmd_opts *o);
+
+#endif
