@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Test driver: exposes one parse.c/output.c call per invocation so that
+ * Test driver: exposes one parse.c/build.c/output.c call per invocation so that
  * run.sh can assert on its exact output. Exit 0 on success, 1 on a
  * reported error, 2 on bad usage of the probe itself.
  */
@@ -72,6 +72,59 @@ static int integer(const char *kind, const char *s)
 	return 0;
 }
 
+/* descending by the numeric field "n" */
+static int by_n(const struct mi_table *t, size_t a, size_t b, const void *arg)
+{
+	long va = strtol(mi_value(t, a, 1), NULL, 10), vb = strtol(mi_value(t, b, 1), NULL, 10);
+
+	(void)arg;
+	return va == vb ? 0 : va < vb ? 1 : -1;
+}
+
+/*
+ * build KEY=N ...: a table "key n text", one record per argument (text:
+ * "row I"), sorted by n descending, the first value of each row decorated
+ * with +I, then dumped; "bad-value" tries a value the format cannot hold
+ * and prints the sticky error.
+ */
+static int build(int argc, char **argv)
+{
+	static const char *const fields[] = { "key", "n", "text", NULL };
+	struct mi_error e;
+	struct mi_table *t = mi_table_new("built", fields, &e);
+	int rc;
+
+	if (!t)
+		return 1;
+	for (int i = 0; i < argc; i++) {
+		long r = mi_table_add_record(t);
+		char *eq = strchr(argv[i], '=');
+
+		if (!strcmp(argv[i], "bad-value")) {
+			mi_table_set(t, (size_t)r, 0, "a b");
+			continue;
+		}
+		if (!eq)
+			return 2;
+		*eq = '\0';
+		mi_table_set(t, (size_t)r, 0, argv[i]);
+		mi_table_set(t, (size_t)r, 1, eq + 1);
+		mi_table_setf(t, (size_t)r, 2, "row %d", i);
+	}
+	mi_table_add_note(t, "%d rows", argc);
+	if (mi_table_error(t)) {
+		printf("error %d\n", mi_table_error(t));
+		mi_table_free(t);
+		return 1;
+	}
+	mi_table_sort(t, by_n, NULL);
+	for (size_t r = 0; r < mi_nrecords(t); r++)
+		mi_table_decorate(t, r, 1, (long long)r);
+	rc = dump(t);
+	mi_table_free(t);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : "";
@@ -109,8 +162,10 @@ int main(int argc, char **argv)
 		printf("%s %s\n", buf, unit);
 		return 0;
 	}
+	if (argc >= 2 && !strcmp(cmd, "build"))
+		return build(argc - 2, argv + 2);
 	fprintf(stderr, "usage: mi_probe parse|json|table|table-human FILE | s64|u64 STR |\n"
 		"       json-string STR | prom-label STR | prom-name PREFIX NAME [BUFLEN] |\n"
-		"       human VALUE UNIT_BYTES\n");
+		"       human VALUE UNIT_BYTES | build KEY=N... | build bad-value\n");
 	return 2;
 }

@@ -127,6 +127,24 @@ has "NUL byte: message" "NUL byte in file" "$err"
 run "$P" parse "$tmp/absent"
 has "missing file: errno kept for the caller" "No such file or directory (errno 2)" "$err"
 
+# ---- table builder (the reader's own views: sorted, cut, N(+D)) ----
+
+run "$P" build a=1 b=3 c=1 d=3 e=2
+is "builder: sort is stable and descending, decorations, note kept" \
+	"fields: key|n|text
+0: b|3(+0)|row 1
+0: d|3(+1)|row 3
+0: e|2(+2)|row 4
+0: a|1(+3)|row 0
+0: c|1(+4)|row 2
+note: 5 rows" "$out"
+run "$P" build a=1 bad-value c=2
+is "builder: a space in a value that is not the last is refused (-EINVAL), and it sticks" \
+	"1 error -22" "$rc $out"
+run "$P" build
+is "builder: no records: header and note only" "fields: key|n|text
+note: 0 rows" "$out"
+
 # ---- JSON escaping ----
 
 s=$'q"uote b\\ack tab\tnl\ncr\rctl\001\037del\177 \xc3\xa9'
