@@ -432,24 +432,13 @@ const struct file_operations mi_buddy_fops = MI_SHOW_FOPS(mi_buddy);
 
 void mi_buddy_init(void)
 {
+	struct mi_ksym_set set = MI_KSYM_SET_INIT;
 	struct mi_cap *caps = mi_buddy_caps;
-	unsigned long addr = mi_ksym(MI_PFNBLOCK_MT_SYM);
 
-	if (addr) {
-		static_call_update(mi_pfnblock_mt,
-				   (typeof(MI_PFNBLOCK_MT_PROTO) *)addr);
-		mi_have_pfnblock_mt = true;
-		mi_cap_set(&caps[MI_ROW_PAGEBLOCKS], true,
-			   "%s() (not exported) via ksyms, as /proc/pagetypeinfo",
-			   MI_PFNBLOCK_MT_SYM);
-	} else if (!mi_ksyms_available()) {
-		mi_cap_set(&caps[MI_ROW_PAGEBLOCKS], false,
-			   "needs %s() (not exported) but ksyms is unavailable",
-			   MI_PFNBLOCK_MT_SYM);
-	} else {
-		mi_cap_set(&caps[MI_ROW_PAGEBLOCKS], false,
-			   "symbol %s not found", MI_PFNBLOCK_MT_SYM);
-	}
+	mi_have_pfnblock_mt = mi_ksym_static_call(&set, mi_pfnblock_mt, MI_PFNBLOCK_MT_SYM);
+	mi_ksym_set_row(&caps[MI_ROW_PAGEBLOCKS], &set,
+			"%s() (not exported) via ksyms, as /proc/pagetypeinfo",
+			MI_PFNBLOCK_MT_SYM);
 	if (IS_ENABLED(CONFIG_PREEMPT_RT))
 		mi_cap_set(&caps[MI_ROW_WALK], true,
 			   "buddy and fragmentation walk the free lists under zone->lock (PREEMPT_RT: a sleeping lock, IRQs on, the holder preemptible) for at most %u entries per hold; %u tries per order",

@@ -184,13 +184,9 @@ static struct notifier_block mi_fault_module_nb = {
 
 int mi_fault_aim_init(void)
 {
-	unsigned long addr = mi_ksym("find_module");
+	struct mi_ksym_set set = MI_KSYM_SET_INIT;
 
-	if (addr) {
-		static_call_update(mi_find_module_call,
-				   (struct module *(*)(const char *))addr);
-		mi_find_module_ok = true;
-	}
+	mi_find_module_ok = mi_ksym_static_call(&set, mi_find_module_call, "find_module");
 	return register_module_notifier(&mi_fault_module_nb);
 }
 

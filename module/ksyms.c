@@ -165,3 +165,40 @@ unsigned long mi_ksym(const char *name)
 		return 0;
 	return static_call(mi_kallsyms_lookup_name)(name);
 }
+
+unsigned long mi_ksym_in(struct mi_ksym_set *set, const char *name)
+{
+	unsigned long addr = mi_ksym(name);
+
+	if (!addr) {
+		if (!set->missing)
+			set->missing = name;
+		set->ok = false;
+	}
+	return addr;
+}
+
+void mi_ksym_set_missing(struct mi_cap *cap, const struct mi_ksym_set *set)
+{
+	if (!mi_ksyms_available())
+		mi_cap_set(cap, false,
+			   "needs %s (not exported) but ksyms is unavailable",
+			   set->missing);
+	else
+		mi_cap_set(cap, false, "symbol %s not found", set->missing);
+}
+
+void mi_ksym_set_row(struct mi_cap *cap, const struct mi_ksym_set *set,
+		     const char *fmt, ...)
+{
+	va_list args;
+
+	if (!set->ok) {
+		mi_ksym_set_missing(cap, set);
+		return;
+	}
+	cap->available = true;
+	va_start(args, fmt);
+	vscnprintf(cap->detail, sizeof(cap->detail), fmt, args);
+	va_end(args);
+}

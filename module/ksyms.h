@@ -13,11 +13,54 @@
 #ifndef MI_KSYMS_H
 #define MI_KSYMS_H
 
+#include <linux/static_call.h>
 #include <linux/types.h>
+
+struct mi_cap;
 
 void mi_ksyms_init(void);
 void mi_ksyms_exit(void);
 bool mi_ksyms_available(void);
 unsigned long mi_ksym(const char *name);
+
+/*
+ * The lookups behind one capabilities row: whether all were found (and
+ * whatever else the row depends on: a set may start with .ok false), and
+ * the first symbol that was not, for mi_ksym_set_missing() to name.
+ */
+struct mi_ksym_set {
+	bool ok;
+	const char *missing;
+};
+
+#define MI_KSYM_SET_INIT { .ok = true }
+
+/* mi_ksym(), the outcome recorded in @set. */
+unsigned long mi_ksym_in(struct mi_ksym_set *set, const char *name);
+
+/*
+ * Look @sym up and, when found, point static call @name at it: the one way
+ * a looked-up function is called (above).  The outcome goes to @set; true
+ * when found.
+ */
+#define mi_ksym_static_call(set, name, sym) ({				\
+	unsigned long __mi_addr = mi_ksym_in(set, sym);			\
+									\
+	if (__mi_addr)							\
+		static_call_update(name,				\
+			(typeof(&STATIC_CALL_TRAMP(name)))__mi_addr);	\
+	__mi_addr != 0;							\
+})
+
+/*
+ * @cap says why @set failed (docs/capabilities.md): "needs SYMBOL (not
+ * exported) but ksyms is unavailable", or "symbol SYMBOL not found".
+ */
+void mi_ksym_set_missing(struct mi_cap *cap, const struct mi_ksym_set *set);
+
+/* @cap available with detail @fmt when every lookup of @set worked, else why not. */
+__printf(3, 4)
+void mi_ksym_set_row(struct mi_cap *cap, const struct mi_ksym_set *set,
+		     const char *fmt, ...);
 
 #endif /* MI_KSYMS_H */

@@ -1097,100 +1097,44 @@ const struct file_operations mi_vmas_fops = {
 
 /* ---- init ---- */
 
-/* The address of @sym, or 0; the first missing one is kept in *@missing. */
-static unsigned long mi_find(const char *sym, bool *ok, const char **missing)
-{
-	unsigned long addr = mi_ksym(sym);
-
-	if (!addr) {
-		*ok = false;
-		if (!*missing)
-			*missing = sym;
-	}
-	return addr;
-}
-
-static void mi_missing(struct mi_cap *cap, const char *sym)
-{
-	if (!mi_ksyms_available())
-		mi_cap_set(cap, false,
-			   "needs %s (not exported) but ksyms is unavailable",
-			   sym);
-	else
-		mi_cap_set(cap, false, "symbol %s not found", sym);
-}
-
 void mi_procmem_init(void)
 {
+	struct mi_ksym_set walk = MI_KSYM_SET_INIT, swap, pid = MI_KSYM_SET_INIT;
+	struct mi_ksym_set map_count = MI_KSYM_SET_INIT;
 	struct mi_cap *caps = mi_pm_caps;
-	const char *missing = NULL;
-	unsigned long a;
-	bool ok = true;
 
-	/* Each found address becomes its static call's target. */
-	a = mi_find("walk_page_range", &ok, &missing);
-	if (a)
-		static_call_update(mi_walk_page_range,
-				   (typeof(walk_page_range) *)a);
-	a = mi_find("walk_page_vma", &ok, &missing);
-	if (a)
-		static_call_update(mi_walk_page_vma,
-				   (typeof(walk_page_vma) *)a);
-	a = mi_find("vm_normal_page", &ok, &missing);
-	if (a)
-		static_call_update(mi_vm_normal_page,
-				   (typeof(vm_normal_page) *)a);
-	a = mi_find("vm_normal_page_pmd", &ok, &missing);
-	if (a)
-		static_call_update(mi_vm_normal_page_pmd,
-				   (typeof(vm_normal_page_pmd) *)a);
+	/* Each found function becomes its static call's target. */
+	mi_ksym_static_call(&walk, mi_walk_page_range, "walk_page_range");
+	mi_ksym_static_call(&walk, mi_walk_page_vma, "walk_page_vma");
+	mi_ksym_static_call(&walk, mi_vm_normal_page, "vm_normal_page");
+	mi_ksym_static_call(&walk, mi_vm_normal_page_pmd, "vm_normal_page_pmd");
 #ifdef MI_PTE_MAP_LOCK_SYM
-	a = mi_find(__stringify(MI_PTE_MAP_LOCK_SYM), &ok, &missing);
-	if (a)
-		static_call_update(mi_pte_offset_map_lock,
-				   (typeof(MI_PTE_MAP_LOCK_SYM) *)a);
+	mi_ksym_static_call(&walk, mi_pte_offset_map_lock, __stringify(MI_PTE_MAP_LOCK_SYM));
 #endif
-	mi_pm.walk = ok;
-	if (ok)
-		mi_cap_set(&caps[MI_CAP_ROLLUP], true,
-			   "walk_page_range, walk_page_vma, vm_normal_page(_pmd)%s (not exported) via ksyms; PSS by %s",
+	mi_pm.walk = walk.ok;
+	mi_ksym_set_row(&caps[MI_CAP_ROLLUP], &walk,
+			"walk_page_range, walk_page_vma, vm_normal_page(_pmd)%s (not exported) via ksyms; PSS by %s",
 #ifdef MI_PTE_MAP_LOCK_SYM
-			   ", " __stringify(MI_PTE_MAP_LOCK_SYM),
+			", " __stringify(MI_PTE_MAP_LOCK_SYM),
 #else
-			   "",
+			"",
 #endif
-			   mi_pss_source());
-	else
-		mi_missing(&caps[MI_CAP_ROLLUP], missing);
+			mi_pss_source());
 
-	missing = NULL;
-	ok = mi_pm.walk;
+	swap = (struct mi_ksym_set){ .ok = mi_pm.walk };
 	if (IS_ENABLED(CONFIG_SWAP) && IS_ENABLED(CONFIG_SHMEM)) {
-		a = mi_find("swp_swapcount", &ok, &missing);
-		if (a)
-			static_call_update(mi_swp_swapcount,
-					   (typeof(swp_swapcount) *)a);
+		mi_ksym_static_call(&swap, mi_swp_swapcount, "swp_swapcount");
 #ifndef MI_HAVE_INLINE_SHMEM_MAPPING
-		a = mi_find("shmem_mapping", &ok, &missing);
-		if (a)
-			static_call_update(mi_shmem_mapping,
-					   (typeof(shmem_mapping) *)a);
+		mi_ksym_static_call(&swap, mi_shmem_mapping, "shmem_mapping");
 #endif
-		a = mi_find("shmem_swap_usage", &ok, &missing);
-		if (a)
-			static_call_update(mi_shmem_swap_usage,
-					   (typeof(shmem_swap_usage) *)a);
-		a = mi_find("shmem_partial_swap_usage", &ok, &missing);
-		if (a)
-			static_call_update(mi_shmem_partial_swap_usage,
-					   (typeof(shmem_partial_swap_usage) *)a);
-		mi_pm.swap = ok;
-		mi_pm.swap_figs = ok;
-		if (ok)
-			mi_cap_set(&caps[MI_CAP_SWAP], true,
-				   "swp_swapcount, shmem_swap_usage (not exported) via ksyms");
-		else if (missing)
-			mi_missing(&caps[MI_CAP_SWAP], missing);
+		mi_ksym_static_call(&swap, mi_shmem_swap_usage, "shmem_swap_usage");
+		mi_ksym_static_call(&swap, mi_shmem_partial_swap_usage,
+				    "shmem_partial_swap_usage");
+		mi_pm.swap = swap.ok;
+		mi_pm.swap_figs = swap.ok;
+		if (swap.ok || swap.missing)
+			mi_ksym_set_row(&caps[MI_CAP_SWAP], &swap,
+					"swp_swapcount, shmem_swap_usage (not exported) via ksyms");
 		else
 			mi_cap_set(&caps[MI_CAP_SWAP], false,
 				   "the page walk is unavailable");
@@ -1201,25 +1145,14 @@ void mi_procmem_init(void)
 			   "no CONFIG_SWAP or CONFIG_SHMEM: swap is 0");
 	}
 
-	missing = NULL;
-	ok = true;
-	a = mi_find("mm_access", &ok, &missing);
-	if (a)
-		static_call_update(mi_mm_access, (typeof(mm_access) *)a);
-	mi_pm.access = ok;
-	if (ok)
-		mi_cap_set(&caps[MI_CAP_PID], true,
-			   "pid written to the open file; mm_access(PTRACE_MODE_READ_FSCREDS) (not exported) via ksyms, as /proc/PID/smaps");
-	else
-		mi_missing(&caps[MI_CAP_PID], missing);
+	mi_ksym_static_call(&pid, mi_mm_access, "mm_access");
+	mi_pm.access = pid.ok;
+	mi_ksym_set_row(&caps[MI_CAP_PID], &pid,
+			"pid written to the open file; mm_access(PTRACE_MODE_READ_FSCREDS) (not exported) via ksyms, as /proc/PID/smaps");
 
-	mi_pm.max_map_count = (int *)mi_ksym("sysctl_max_map_count");
-	if (mi_pm.max_map_count)
-		mi_cap_set(&caps[MI_CAP_MAX_MAP_COUNT], true,
-			   "sysctl_max_map_count (not exported) via ksyms");
-	else
-		mi_missing(&caps[MI_CAP_MAX_MAP_COUNT],
-			   "sysctl_max_map_count");
+	mi_pm.max_map_count = (int *)mi_ksym_in(&map_count, "sysctl_max_map_count");
+	mi_ksym_set_row(&caps[MI_CAP_MAX_MAP_COUNT], &map_count,
+			"sysctl_max_map_count (not exported) via ksyms");
 
 	mi_caps_register(&mi_pm_table, mi_pm_caps, ARRAY_SIZE(mi_pm_caps));
 }

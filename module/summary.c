@@ -154,21 +154,6 @@ static void mi_set_pages(struct mi_val *val, unsigned long pages)
 	mi_set(val, mi_kb(pages));
 }
 
-/* Record in @cap that @name was found (@addr != 0) or why it was not. */
-static bool mi_lookup_result(struct mi_cap *cap, const char *name,
-			     unsigned long addr)
-{
-	if (addr)
-		mi_cap_set(cap, true, "%s (not exported) via ksyms", name);
-	else if (!mi_ksyms_available())
-		mi_cap_set(cap, false,
-			   "needs %s (not exported) but ksyms is unavailable",
-			   name);
-	else
-		mi_cap_set(cap, false, "symbol %s not found", name);
-	return addr;
-}
-
 static void mi_cap_copy(struct mi_cap *dst, const struct mi_cap *src)
 {
 	mi_cap_set(dst, src->available, "%s", src->detail);
@@ -177,8 +162,9 @@ static void mi_cap_copy(struct mi_cap *dst, const struct mi_cap *src)
 /* swap_cached and cached: NR_SWAPCACHE, else total_swapcache_pages() */
 static void mi_resolve_swapcache(void)
 {
+	struct mi_ksym_set set = MI_KSYM_SET_INIT;
 	struct mi_cap *caps = mi_summary_caps;
-	unsigned long pages, addr;
+	unsigned long pages;
 
 	if (mi_nr_swapcache(&pages)) {
 		mi_cap_set(&caps[MI_ROW_SWAP_CACHED], true, "%s",
@@ -187,64 +173,52 @@ static void mi_resolve_swapcache(void)
 			   "file pages - swap cache - buffers, as /proc/meminfo");
 		return;
 	}
-	addr = mi_ksym("total_swapcache_pages");
-	if (addr)
-		static_call_update(mi_total_swapcache_pages,
-				   (unsigned long (*)(void))addr);
-	mi_sym.swapcache_pages = mi_lookup_result(&caps[MI_ROW_SWAP_CACHED],
-						  "total_swapcache_pages()",
-						  addr);
+	mi_sym.swapcache_pages = mi_ksym_static_call(&set, mi_total_swapcache_pages,
+						     "total_swapcache_pages");
+	mi_ksym_set_row(&caps[MI_ROW_SWAP_CACHED], &set,
+			"total_swapcache_pages() (not exported) via ksyms");
 	mi_cap_copy(&caps[MI_ROW_CACHED], &caps[MI_ROW_SWAP_CACHED]);
 }
 
 /* swap_total and swap_free: si_swapinfo(), as /proc/meminfo */
 static void mi_resolve_swapinfo(void)
 {
+	struct mi_ksym_set set = MI_KSYM_SET_INIT;
 	struct mi_cap *caps = mi_summary_caps;
-	unsigned long addr;
 
 	if (!IS_ENABLED(CONFIG_SWAP)) {
 		mi_cap_set(&caps[MI_ROW_SWAP_TOTAL], true, "no CONFIG_SWAP: 0");
 		mi_cap_set(&caps[MI_ROW_SWAP_FREE], true, "no CONFIG_SWAP: 0");
 		return;
 	}
-	addr = mi_ksym("si_swapinfo");
-	if (addr)
-		static_call_update(mi_si_swapinfo,
-				   (void (*)(struct sysinfo *))addr);
-	mi_sym.swapinfo = mi_lookup_result(&caps[MI_ROW_SWAP_TOTAL],
-					   "si_swapinfo()", addr);
+	mi_sym.swapinfo = mi_ksym_static_call(&set, mi_si_swapinfo, "si_swapinfo");
+	mi_ksym_set_row(&caps[MI_ROW_SWAP_TOTAL], &set, "si_swapinfo() (not exported) via ksyms");
 	mi_cap_copy(&caps[MI_ROW_SWAP_FREE], &caps[MI_ROW_SWAP_TOTAL]);
 }
 
 /* percpu: pcpu_nr_pages() */
 static void mi_resolve_percpu(void)
 {
-	unsigned long addr = mi_ksym("pcpu_nr_pages");
+	struct mi_ksym_set set = MI_KSYM_SET_INIT;
 
-	if (addr)
-		static_call_update(mi_pcpu_nr_pages,
-				   (unsigned long (*)(void))addr);
-	mi_sym.pcpu_pages = mi_lookup_result(&mi_summary_caps[MI_ROW_PERCPU],
-					     "pcpu_nr_pages()", addr);
+	mi_sym.pcpu_pages = mi_ksym_static_call(&set, mi_pcpu_nr_pages, "pcpu_nr_pages");
+	mi_ksym_set_row(&mi_summary_caps[MI_ROW_PERCPU], &set,
+			"pcpu_nr_pages() (not exported) via ksyms");
 }
 
 /* vmalloc_used: NR_VMALLOC, else vmalloc_nr_pages() */
 static void mi_resolve_vmalloc(void)
 {
 	struct mi_cap *cap = &mi_summary_caps[MI_ROW_VMALLOC_USED];
-	unsigned long pages, addr;
+	struct mi_ksym_set set = MI_KSYM_SET_INIT;
+	unsigned long pages;
 
 	if (mi_nr_vmalloc(&pages)) {
 		mi_cap_set(cap, true, "NR_VMALLOC");
 		return;
 	}
-	addr = mi_ksym("vmalloc_nr_pages");
-	if (addr)
-		static_call_update(mi_vmalloc_nr_pages,
-				   (unsigned long (*)(void))addr);
-	mi_sym.vmalloc_pages = mi_lookup_result(cap, "vmalloc_nr_pages()",
-						addr);
+	mi_sym.vmalloc_pages = mi_ksym_static_call(&set, mi_vmalloc_nr_pages, "vmalloc_nr_pages");
+	mi_ksym_set_row(cap, &set, "vmalloc_nr_pages() (not exported) via ksyms");
 }
 
 static void mi_resolve_hugetlb(void)
@@ -252,6 +226,7 @@ static void mi_resolve_hugetlb(void)
 	static const char *const names[] = {
 		"hstates", "hugetlb_max_hstate", "default_hstate_idx",
 	};
+	struct mi_ksym_set set = MI_KSYM_SET_INIT;
 	struct mi_cap *caps = mi_summary_caps;
 	unsigned long addr[ARRAY_SIZE(names)];
 	unsigned int i;
@@ -264,19 +239,15 @@ static void mi_resolve_hugetlb(void)
 		return;
 	}
 
-	for (i = 0; i < ARRAY_SIZE(names); i++) {
-		addr[i] = mi_ksym(names[i]);
-		if (!addr[i]) {
-			mi_lookup_result(&caps[MI_ROW_HUGETLB], names[i], 0);
-			goto copy;
-		}
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		addr[i] = mi_ksym_in(&set, names[i]);
+	mi_ksym_set_row(&caps[MI_ROW_HUGETLB], &set,
+			"hstates[], hugetlb_max_hstate, default_hstate_idx (not exported) via ksyms");
+	if (set.ok) {
+		mi_sym.hstates = (struct hstate *)addr[0];
+		mi_sym.nr_hstates = (int *)addr[1];
+		mi_sym.default_idx = (unsigned int *)addr[2];
 	}
-	mi_sym.hstates = (struct hstate *)addr[0];
-	mi_sym.nr_hstates = (int *)addr[1];
-	mi_sym.default_idx = (unsigned int *)addr[2];
-	mi_cap_set(&caps[MI_ROW_HUGETLB], true,
-		   "hstates[], hugetlb_max_hstate, default_hstate_idx (not exported) via ksyms");
-copy:
 	for (i = MI_ROW_HUGEPAGES_TOTAL; i <= MI_ROW_HUGEPAGE_SIZE; i++)
 		mi_cap_copy(&caps[i], &caps[MI_ROW_HUGETLB]);
 }
