@@ -54,14 +54,14 @@ void mi_caps_unregister(struct mi_cap_table *table)
  * lane's checkers, which Debian's kernels lack (docs/capabilities.md).
  */
 enum {
-	MI_KCAP_KUNIT,
-	MI_KCAP_FAULT,
-	MI_NR_KCAPS
+	MI_ROW_KUNIT,
+	MI_ROW_KERNEL_FAULT_INJECTION,
+	MI_NR_ROWS
 };
 
-static struct mi_cap mi_kernel_caps[MI_NR_KCAPS] = {
-	[MI_KCAP_KUNIT] = { .name = "kunit", .kind = MI_CAP_MECHANISM },
-	[MI_KCAP_FAULT] = { .name = "kernel_fault_injection",
+static struct mi_cap mi_kernel_caps[MI_NR_ROWS] = {
+	[MI_ROW_KUNIT] = { .name = "kunit", .kind = MI_CAP_MECHANISM },
+	[MI_ROW_KERNEL_FAULT_INJECTION] = { .name = "kernel_fault_injection",
 			    .kind = MI_CAP_MECHANISM },
 };
 
@@ -70,19 +70,19 @@ static struct mi_cap_table mi_kernel_table;
 void mi_kernel_caps_init(void)
 {
 	if (IS_ENABLED(CONFIG_KUNIT))
-		mi_cap_set(&mi_kernel_caps[MI_KCAP_KUNIT], true,
+		mi_cap_set(&mi_kernel_caps[MI_ROW_KUNIT], true,
 			   "kernel built with CONFIG_KUNIT: meminspect_kunit.ko runs the module's KUnit suites");
 	else
-		mi_cap_set(&mi_kernel_caps[MI_KCAP_KUNIT], false,
+		mi_cap_set(&mi_kernel_caps[MI_ROW_KUNIT], false,
 			   "kernel built without CONFIG_KUNIT: no KUnit suites");
 	if (IS_ENABLED(CONFIG_FAILSLAB) && IS_ENABLED(CONFIG_FAIL_PAGE_ALLOC) &&
 	    IS_ENABLED(CONFIG_FAULT_INJECTION_DEBUG_FS))
-		mi_cap_set(&mi_kernel_caps[MI_KCAP_FAULT], true,
+		mi_cap_set(&mi_kernel_caps[MI_ROW_KERNEL_FAULT_INJECTION], true,
 			   "kernel's failslab and fail_page_alloc with their debugfs: the selftests compare them with meminspect's fault injection");
 	else
-		mi_cap_set(&mi_kernel_caps[MI_KCAP_FAULT], false,
+		mi_cap_set(&mi_kernel_caps[MI_ROW_KERNEL_FAULT_INJECTION], false,
 			   "kernel built without CONFIG_FAILSLAB, CONFIG_FAIL_PAGE_ALLOC or CONFIG_FAULT_INJECTION_DEBUG_FS: no failslab/fail_page_alloc to compare with");
-	mi_caps_register(&mi_kernel_table, mi_kernel_caps, MI_NR_KCAPS);
+	mi_caps_register(&mi_kernel_table, mi_kernel_caps, MI_NR_ROWS);
 }
 
 void mi_kernel_caps_exit(void)

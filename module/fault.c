@@ -102,22 +102,24 @@ static const char *const mi_site_names[MI_NR_SITES] = {
 	[MI_SITE_PAGES] = "pages",
 };
 
-enum { R_FILE, R_SLAB, R_PAGES, R_AIM_CACHE, R_AIM_MODULE, R_AIM_CGROUP,
-	MI_NR_ROWS };
+enum {
+	MI_ROW_FILE, MI_ROW_SLAB, MI_ROW_PAGES, MI_ROW_AIM_CACHE, MI_ROW_AIM_MODULE,
+	MI_ROW_AIM_CGROUP, MI_NR_ROWS
+};
 
 static struct mi_cap mi_fault_caps[MI_NR_ROWS] = {
 	/*
 	 * A mechanism row, not a file row: fault/ is a directory, and the
 	 * reader reads every file row as a table.
 	 */
-	[R_FILE] = { .name = "fault", .kind = MI_CAP_MECHANISM },
-	[R_SLAB] = { .name = "fault.slab", .kind = MI_CAP_MECHANISM },
-	[R_PAGES] = { .name = "fault.pages", .kind = MI_CAP_MECHANISM },
-	[R_AIM_CACHE] = { .name = "fault.aim_cache",
+	[MI_ROW_FILE] = { .name = "fault", .kind = MI_CAP_MECHANISM },
+	[MI_ROW_SLAB] = { .name = "fault.slab", .kind = MI_CAP_MECHANISM },
+	[MI_ROW_PAGES] = { .name = "fault.pages", .kind = MI_CAP_MECHANISM },
+	[MI_ROW_AIM_CACHE] = { .name = "fault.aim_cache",
 			  .kind = MI_CAP_MECHANISM },
-	[R_AIM_MODULE] = { .name = "fault.aim_module",
+	[MI_ROW_AIM_MODULE] = { .name = "fault.aim_module",
 			   .kind = MI_CAP_MECHANISM },
-	[R_AIM_CGROUP] = { .name = "fault.aim_cgroup",
+	[MI_ROW_AIM_CGROUP] = { .name = "fault.aim_cgroup",
 			   .kind = MI_CAP_MECHANISM },
 };
 
@@ -679,32 +681,32 @@ int mi_fault_init(struct dentry *parent)
 	INIT_WORK(&mi_fault.disarm_work, mi_fault_disarm_work_fn);
 	timer_setup(&mi_fault.timer, mi_fault_timer_fn, 0);
 
-	mi_fault_probes_init(&mi_fault_caps[R_SLAB]);
+	mi_fault_probes_init(&mi_fault_caps[MI_ROW_SLAB]);
 	mi_fault_caller_init();
 	mi_fault_exclude_init();
 	err = mi_fault_aim_init();
 	if (err)
 		return err;
 	if (mi_fault_aim_module_available())
-		mi_cap_set(&mi_fault_caps[R_AIM_MODULE], true,
+		mi_cap_set(&mi_fault_caps[MI_ROW_AIM_MODULE], true,
 			   "find_module (not exported) via ksyms; stack_trace_save past %u page allocator wrappers, within_module; module notifier",
 			   mi_fault_nr_wrappers());
 	else
-		mi_cap_set(&mi_fault_caps[R_AIM_MODULE], false,
+		mi_cap_set(&mi_fault_caps[MI_ROW_AIM_MODULE], false,
 			   "find_module not found (ksyms)");
 	if (mi_slab_find_available(why, sizeof(why)))
-		mi_cap_set(&mi_fault_caps[R_AIM_CACHE], true,
+		mi_cap_set(&mi_fault_caps[MI_ROW_AIM_CACHE], true,
 			   "names looked up on slab_caches under slab_mutex; the cache argument compared");
 	else
-		mi_cap_set(&mi_fault_caps[R_AIM_CACHE], false,
+		mi_cap_set(&mi_fault_caps[MI_ROW_AIM_CACHE], false,
 			   "slab_caches cannot be walked: %s", why);
-	mi_cap_set(&mi_fault_caps[R_AIM_CGROUP], true,
+	mi_cap_set(&mi_fault_caps[MI_ROW_AIM_CGROUP], true,
 		   "cgroup_get_from_path at write, task_under_cgroup_hierarchy (cgroup v2)");
 #ifdef MI_HAVE_SYNCHRONIZE_RCU_TASKS
-	mi_cap_set(&mi_fault_caps[R_FILE], true,
+	mi_cap_set(&mi_fault_caps[MI_ROW_FILE], true,
 		   "directory fault/: fault injection knobs, settings, stats, log (docs/fault.md); unload waits for tasks on the ftrace trampoline (synchronize_rcu_tasks)");
 #else
-	mi_cap_set(&mi_fault_caps[R_FILE], true,
+	mi_cap_set(&mi_fault_caps[MI_ROW_FILE], true,
 		   "directory fault/: fault injection knobs, settings, stats, log (docs/fault.md); synchronize_rcu_tasks not exported: unload does not wait for tasks on the ftrace trampoline");
 #endif
 

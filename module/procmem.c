@@ -83,18 +83,18 @@ static struct {
 } mi_pm;
 
 enum {
-	MI_CAP_ROLLUP,
-	MI_CAP_SWAP,
-	MI_CAP_PID,
-	MI_CAP_MAX_MAP_COUNT,
-	MI_NR_CAPS
+	MI_ROW_ROLLUP,
+	MI_ROW_SWAP,
+	MI_ROW_PID,
+	MI_ROW_MAX_MAP_COUNT,
+	MI_NR_ROWS
 };
 
-static struct mi_cap mi_pm_caps[MI_NR_CAPS] = {
-	[MI_CAP_ROLLUP] = { .name = "mm.rollup", .kind = MI_CAP_FIELD },
-	[MI_CAP_SWAP] = { .name = "mm.swap_pss", .kind = MI_CAP_FIELD },
-	[MI_CAP_PID] = { .name = "pid_select", .kind = MI_CAP_MECHANISM },
-	[MI_CAP_MAX_MAP_COUNT] = { .name = "mm.max_map_count",
+static struct mi_cap mi_pm_caps[MI_NR_ROWS] = {
+	[MI_ROW_ROLLUP] = { .name = "mm.rollup", .kind = MI_CAP_FIELD },
+	[MI_ROW_SWAP] = { .name = "mm.swap_pss", .kind = MI_CAP_FIELD },
+	[MI_ROW_PID] = { .name = "pid_select", .kind = MI_CAP_MECHANISM },
+	[MI_ROW_MAX_MAP_COUNT] = { .name = "mm.max_map_count",
 				   .kind = MI_CAP_FIELD },
 };
 
@@ -1112,7 +1112,7 @@ void mi_procmem_init(void)
 	mi_ksym_static_call(&walk, mi_pte_offset_map_lock, __stringify(MI_PTE_MAP_LOCK_SYM));
 #endif
 	mi_pm.walk = walk.ok;
-	mi_ksym_set_row(&caps[MI_CAP_ROLLUP], &walk,
+	mi_ksym_set_row(&caps[MI_ROW_ROLLUP], &walk,
 			"walk_page_range, walk_page_vma, vm_normal_page(_pmd)%s (not exported) via ksyms; PSS by %s",
 #ifdef MI_PTE_MAP_LOCK_SYM
 			", " __stringify(MI_PTE_MAP_LOCK_SYM),
@@ -1133,25 +1133,25 @@ void mi_procmem_init(void)
 		mi_pm.swap = swap.ok;
 		mi_pm.swap_figs = swap.ok;
 		if (swap.ok || swap.missing)
-			mi_ksym_set_row(&caps[MI_CAP_SWAP], &swap,
+			mi_ksym_set_row(&caps[MI_ROW_SWAP], &swap,
 					"swp_swapcount, shmem_swap_usage (not exported) via ksyms");
 		else
-			mi_cap_set(&caps[MI_CAP_SWAP], false,
+			mi_cap_set(&caps[MI_ROW_SWAP], false,
 				   "the page walk is unavailable");
 	} else {
 		/* Nothing can be in swap, or no shmem: the figures are right. */
 		mi_pm.swap_figs = mi_pm.walk;
-		mi_cap_set(&caps[MI_CAP_SWAP], mi_pm.walk,
+		mi_cap_set(&caps[MI_ROW_SWAP], mi_pm.walk,
 			   "no CONFIG_SWAP or CONFIG_SHMEM: swap is 0");
 	}
 
 	mi_ksym_static_call(&pid, mi_mm_access, "mm_access");
 	mi_pm.access = pid.ok;
-	mi_ksym_set_row(&caps[MI_CAP_PID], &pid,
+	mi_ksym_set_row(&caps[MI_ROW_PID], &pid,
 			"pid written to the open file; mm_access(PTRACE_MODE_READ_FSCREDS) (not exported) via ksyms, as /proc/PID/smaps");
 
 	mi_pm.max_map_count = (int *)mi_ksym_in(&map_count, "sysctl_max_map_count");
-	mi_ksym_set_row(&caps[MI_CAP_MAX_MAP_COUNT], &map_count,
+	mi_ksym_set_row(&caps[MI_ROW_MAX_MAP_COUNT], &map_count,
 			"sysctl_max_map_count (not exported) via ksyms");
 
 	mi_caps_register(&mi_pm_table, mi_pm_caps, ARRAY_SIZE(mi_pm_caps));

@@ -57,12 +57,15 @@ struct mi_mem {
 	bool ok;
 };
 
-/* The members, found by mi_slab_layout(). */
+/*
+ * The members, found by mi_slab_layout(): MI_KC_* of struct kmem_cache,
+ * MI_KN_* of struct kmem_cache_node, MI_SL_* of struct slab.
+ */
 enum {
-	C_NAME, C_LIST, C_SIZE, C_OBJECT_SIZE, C_ALIGN, C_FLAGS, C_OO,
-	C_REFCOUNT, C_NODE,
-	N_LIST_LOCK, N_NR_PARTIAL, N_PARTIAL, N_NR_SLABS, N_TOTAL_OBJECTS,
-	S_SLAB_LIST, S_INUSE, S_OBJECTS,
+	MI_KC_NAME, MI_KC_LIST, MI_KC_SIZE, MI_KC_OBJECT_SIZE, MI_KC_ALIGN, MI_KC_FLAGS, MI_KC_OO,
+	MI_KC_REFCOUNT, MI_KC_NODE,
+	MI_KN_LIST_LOCK, MI_KN_NR_PARTIAL, MI_KN_PARTIAL, MI_KN_NR_SLABS, MI_KN_TOTAL_OBJECTS,
+	MI_SL_SLAB_LIST, MI_SL_INUSE, MI_SL_OBJECTS,
 	MI_NR_MEMS
 };
 
@@ -74,36 +77,37 @@ static struct {
 	bool walk;			/* caches, names and nodes readable */
 	bool partial_walk;		/* free objects on partial lists */
 	char why[MI_CAP_DETAIL_LEN];	/* why not @walk */
-} L;
+} mi_slab;
 
 /* capabilities rows */
 enum {
-	R_BTF, R_LIST,
-	R_OBJECT_SIZE, R_SLAB_SIZE, R_ALIGN, R_OBJS, R_ORDER,
-	R_ACTIVE_OBJS, R_TOTAL_OBJS, R_ACTIVE_SLABS, R_TOTAL_SLABS,
-	R_PARTIAL, R_MEMORY, R_LIVE, R_WASTE, R_WASTE_PCT, R_ALIASES, R_FLAGS,
+	MI_ROW_BTF, MI_ROW_LIST,
+	MI_ROW_OBJECT_SIZE, MI_ROW_SLAB_SIZE, MI_ROW_ALIGN, MI_ROW_OBJS, MI_ROW_ORDER,
+	MI_ROW_ACTIVE_OBJS, MI_ROW_TOTAL_OBJS, MI_ROW_ACTIVE_SLABS, MI_ROW_TOTAL_SLABS,
+	MI_ROW_PARTIAL, MI_ROW_MEMORY, MI_ROW_LIVE, MI_ROW_WASTE, MI_ROW_WASTE_PCT,
+	MI_ROW_ALIASES, MI_ROW_FLAGS,
 	MI_NR_ROWS
 };
 
 static struct mi_cap mi_slab_caps[MI_NR_ROWS] = {
-	[R_BTF] = { .name = "btf", .kind = MI_CAP_MECHANISM },
-	[R_LIST] = { .name = "slab_caches", .kind = MI_CAP_MECHANISM },
-	[R_OBJECT_SIZE] = { .name = "slabs.object_size", .kind = MI_CAP_FIELD },
-	[R_SLAB_SIZE] = { .name = "slabs.slab_size", .kind = MI_CAP_FIELD },
-	[R_ALIGN] = { .name = "slabs.align", .kind = MI_CAP_FIELD },
-	[R_OBJS] = { .name = "slabs.objs_per_slab", .kind = MI_CAP_FIELD },
-	[R_ORDER] = { .name = "slabs.order", .kind = MI_CAP_FIELD },
-	[R_ACTIVE_OBJS] = { .name = "slabs.active_objs", .kind = MI_CAP_FIELD },
-	[R_TOTAL_OBJS] = { .name = "slabs.total_objs", .kind = MI_CAP_FIELD },
-	[R_ACTIVE_SLABS] = { .name = "slabs.active_slabs", .kind = MI_CAP_FIELD },
-	[R_TOTAL_SLABS] = { .name = "slabs.total_slabs", .kind = MI_CAP_FIELD },
-	[R_PARTIAL] = { .name = "slabs.partial_slabs", .kind = MI_CAP_FIELD },
-	[R_MEMORY] = { .name = "slabs.memory_bytes", .kind = MI_CAP_FIELD },
-	[R_LIVE] = { .name = "slabs.live_bytes", .kind = MI_CAP_FIELD },
-	[R_WASTE] = { .name = "slabs.waste_bytes", .kind = MI_CAP_FIELD },
-	[R_WASTE_PCT] = { .name = "slabs.waste_pct", .kind = MI_CAP_FIELD },
-	[R_ALIASES] = { .name = "slabs.aliases", .kind = MI_CAP_FIELD },
-	[R_FLAGS] = { .name = "slabs.flags", .kind = MI_CAP_FIELD },
+	[MI_ROW_BTF] = { .name = "btf", .kind = MI_CAP_MECHANISM },
+	[MI_ROW_LIST] = { .name = "slab_caches", .kind = MI_CAP_MECHANISM },
+	[MI_ROW_OBJECT_SIZE] = { .name = "slabs.object_size", .kind = MI_CAP_FIELD },
+	[MI_ROW_SLAB_SIZE] = { .name = "slabs.slab_size", .kind = MI_CAP_FIELD },
+	[MI_ROW_ALIGN] = { .name = "slabs.align", .kind = MI_CAP_FIELD },
+	[MI_ROW_OBJS] = { .name = "slabs.objs_per_slab", .kind = MI_CAP_FIELD },
+	[MI_ROW_ORDER] = { .name = "slabs.order", .kind = MI_CAP_FIELD },
+	[MI_ROW_ACTIVE_OBJS] = { .name = "slabs.active_objs", .kind = MI_CAP_FIELD },
+	[MI_ROW_TOTAL_OBJS] = { .name = "slabs.total_objs", .kind = MI_CAP_FIELD },
+	[MI_ROW_ACTIVE_SLABS] = { .name = "slabs.active_slabs", .kind = MI_CAP_FIELD },
+	[MI_ROW_TOTAL_SLABS] = { .name = "slabs.total_slabs", .kind = MI_CAP_FIELD },
+	[MI_ROW_PARTIAL] = { .name = "slabs.partial_slabs", .kind = MI_CAP_FIELD },
+	[MI_ROW_MEMORY] = { .name = "slabs.memory_bytes", .kind = MI_CAP_FIELD },
+	[MI_ROW_LIVE] = { .name = "slabs.live_bytes", .kind = MI_CAP_FIELD },
+	[MI_ROW_WASTE] = { .name = "slabs.waste_bytes", .kind = MI_CAP_FIELD },
+	[MI_ROW_WASTE_PCT] = { .name = "slabs.waste_pct", .kind = MI_CAP_FIELD },
+	[MI_ROW_ALIASES] = { .name = "slabs.aliases", .kind = MI_CAP_FIELD },
+	[MI_ROW_FLAGS] = { .name = "slabs.flags", .kind = MI_CAP_FIELD },
 };
 
 static struct mi_cap_table mi_slab_table;
@@ -148,7 +152,7 @@ static void mi_find_mem(u32 sid, const char *owner, const char *name,
  */
 static void mi_find_nodes(u32 cid)
 {
-	struct mi_mem *m = &L.mem[C_NODE];
+	struct mi_mem *m = &mi_slab.mem[MI_KC_NODE];
 	struct mi_btf_member bm, pm;
 	u32 elem, n;
 
@@ -157,28 +161,28 @@ static void mi_find_nodes(u32 cid)
 	m->ok = false;
 	if (mi_btf_member(cid, "node", &bm) && !bm.bit_size &&
 	    mi_btf_array(bm.type, &elem, &n) && mi_btf_ptr(elem, &elem)) {
-		L.node_stride = sizeof(void *);
-		L.node_ptr = 0;
+		mi_slab.node_stride = sizeof(void *);
+		mi_slab.node_ptr = 0;
 	} else if (mi_btf_member(cid, "per_node", &bm) && !bm.bit_size &&
 		   mi_btf_array(bm.type, &elem, &n) && mi_btf_is_struct(elem) &&
 		   mi_btf_member(elem, "node", &pm) && !pm.bit_size &&
 		   pm.size == sizeof(void *)) {
 		m->name = "per_node[].node";
-		L.node_stride = mi_btf_size(elem);
-		L.node_ptr = pm.bit_offset / 8;
+		mi_slab.node_stride = mi_btf_size(elem);
+		mi_slab.node_ptr = pm.bit_offset / 8;
 	} else {
 		return;
 	}
-	if (!n || bm.bit_offset % 8 || !L.node_stride)
+	if (!n || bm.bit_offset % 8 || !mi_slab.node_stride)
 		return;
 	m->off = bm.bit_offset / 8;
-	L.node_nr = min_t(u32, n, nr_node_ids);
+	mi_slab.node_nr = min_t(u32, n, nr_node_ids);
 	m->ok = true;
 }
 
 static void mi_slab_layout(void)
 {
-	struct mi_mem *m = L.mem;
+	struct mi_mem *m = mi_slab.mem;
 	u32 cid, nid, sid;
 
 	cid = mi_btf_struct("kmem_cache");
@@ -191,35 +195,35 @@ static void mi_slab_layout(void)
 	if (!sid || !mi_btf_member(sid, "slab_list", &(struct mi_btf_member){}))
 		sid = mi_btf_struct("page");
 
-	mi_find_mem(cid, "kmem_cache", "name", sizeof(void *), &m[C_NAME]);
+	mi_find_mem(cid, "kmem_cache", "name", sizeof(void *), &m[MI_KC_NAME]);
 	mi_find_mem(cid, "kmem_cache", "list", sizeof(struct list_head),
-		    &m[C_LIST]);
-	mi_find_mem(cid, "kmem_cache", "size", sizeof(u32), &m[C_SIZE]);
+		    &m[MI_KC_LIST]);
+	mi_find_mem(cid, "kmem_cache", "size", sizeof(u32), &m[MI_KC_SIZE]);
 	mi_find_mem(cid, "kmem_cache", "object_size", sizeof(u32),
-		    &m[C_OBJECT_SIZE]);
-	mi_find_mem(cid, "kmem_cache", "align", sizeof(u32), &m[C_ALIGN]);
+		    &m[MI_KC_OBJECT_SIZE]);
+	mi_find_mem(cid, "kmem_cache", "align", sizeof(u32), &m[MI_KC_ALIGN]);
 	mi_find_mem(cid, "kmem_cache", "flags", sizeof(slab_flags_t),
-		    &m[C_FLAGS]);
-	mi_find_mem(cid, "kmem_cache", "oo", sizeof(u32), &m[C_OO]);
+		    &m[MI_KC_FLAGS]);
+	mi_find_mem(cid, "kmem_cache", "oo", sizeof(u32), &m[MI_KC_OO]);
 	mi_find_mem(cid, "kmem_cache", "refcount", sizeof(int),
-		    &m[C_REFCOUNT]);
+		    &m[MI_KC_REFCOUNT]);
 	mi_find_nodes(cid);
 
 	mi_find_mem(nid, "kmem_cache_node", "list_lock", sizeof(spinlock_t),
-		    &m[N_LIST_LOCK]);
+		    &m[MI_KN_LIST_LOCK]);
 	mi_find_mem(nid, "kmem_cache_node", "nr_partial",
-		    sizeof(unsigned long), &m[N_NR_PARTIAL]);
+		    sizeof(unsigned long), &m[MI_KN_NR_PARTIAL]);
 	mi_find_mem(nid, "kmem_cache_node", "partial",
-		    sizeof(struct list_head), &m[N_PARTIAL]);
+		    sizeof(struct list_head), &m[MI_KN_PARTIAL]);
 	mi_find_mem(nid, "kmem_cache_node", "nr_slabs", sizeof(atomic_long_t),
-		    &m[N_NR_SLABS]);
+		    &m[MI_KN_NR_SLABS]);
 	mi_find_mem(nid, "kmem_cache_node", "total_objects",
-		    sizeof(atomic_long_t), &m[N_TOTAL_OBJECTS]);
+		    sizeof(atomic_long_t), &m[MI_KN_TOTAL_OBJECTS]);
 
 	mi_find_mem(sid, sid == mi_btf_struct("page") ? "page" : "slab",
-		    "slab_list", sizeof(struct list_head), &m[S_SLAB_LIST]);
-	mi_find_mem(sid, m[S_SLAB_LIST].owner, "inuse", 0, &m[S_INUSE]);
-	mi_find_mem(sid, m[S_SLAB_LIST].owner, "objects", 0, &m[S_OBJECTS]);
+		    "slab_list", sizeof(struct list_head), &m[MI_SL_SLAB_LIST]);
+	mi_find_mem(sid, m[MI_SL_SLAB_LIST].owner, "inuse", 0, &m[MI_SL_INUSE]);
+	mi_find_mem(sid, m[MI_SL_SLAB_LIST].owner, "objects", 0, &m[MI_SL_OBJECTS]);
 }
 
 /* ---- capabilities ------------------------------------------------------- */
@@ -230,8 +234,8 @@ static const struct mi_mem *mi_missing(const int *need, int n)
 	int i;
 
 	for (i = 0; i < n; i++)
-		if (!L.mem[need[i]].ok)
-			return &L.mem[need[i]];
+		if (!mi_slab.mem[need[i]].ok)
+			return &mi_slab.mem[need[i]];
 	return NULL;
 }
 
@@ -241,8 +245,8 @@ static void mi_row(int row, const int *need, int n, const char *how)
 	struct mi_cap *cap = &mi_slab_caps[row];
 	const struct mi_mem *miss;
 
-	if (!L.walk) {
-		mi_cap_set(cap, false, "%s", L.why);
+	if (!mi_slab.walk) {
+		mi_cap_set(cap, false, "%s", mi_slab.why);
 		return;
 	}
 	miss = mi_missing(need, n);
@@ -261,44 +265,44 @@ static void mi_row(int row, const int *need, int n, const char *how)
 
 static void mi_slab_rows(void)
 {
-	MI_ROW(R_OBJECT_SIZE, "kmem_cache.object_size (BTF)", C_OBJECT_SIZE);
-	MI_ROW(R_SLAB_SIZE, "kmem_cache.size (BTF), object with metadata",
-	       C_SIZE);
-	MI_ROW(R_ALIGN, "kmem_cache.align (BTF)", C_ALIGN);
-	MI_ROW(R_OBJS, "kmem_cache.oo (BTF) below OO_SHIFT 16", C_OO);
-	MI_ROW(R_ORDER, "kmem_cache.oo (BTF) above OO_SHIFT 16", C_OO);
-	MI_ROW(R_TOTAL_OBJS, "sum of kmem_cache_node.total_objects (BTF)",
-	       N_TOTAL_OBJECTS);
-	MI_ROW(R_TOTAL_SLABS, "sum of kmem_cache_node.nr_slabs (BTF)",
-	       N_NR_SLABS);
-	MI_ROW(R_PARTIAL, "sum of kmem_cache_node.nr_partial (BTF)",
-	       N_NR_PARTIAL);
-	MI_ROW(R_ACTIVE_OBJS,
+	MI_ROW(MI_ROW_OBJECT_SIZE, "kmem_cache.object_size (BTF)", MI_KC_OBJECT_SIZE);
+	MI_ROW(MI_ROW_SLAB_SIZE, "kmem_cache.size (BTF), object with metadata",
+	       MI_KC_SIZE);
+	MI_ROW(MI_ROW_ALIGN, "kmem_cache.align (BTF)", MI_KC_ALIGN);
+	MI_ROW(MI_ROW_OBJS, "kmem_cache.oo (BTF) below OO_SHIFT 16", MI_KC_OO);
+	MI_ROW(MI_ROW_ORDER, "kmem_cache.oo (BTF) above OO_SHIFT 16", MI_KC_OO);
+	MI_ROW(MI_ROW_TOTAL_OBJS, "sum of kmem_cache_node.total_objects (BTF)",
+	       MI_KN_TOTAL_OBJECTS);
+	MI_ROW(MI_ROW_TOTAL_SLABS, "sum of kmem_cache_node.nr_slabs (BTF)",
+	       MI_KN_NR_SLABS);
+	MI_ROW(MI_ROW_PARTIAL, "sum of kmem_cache_node.nr_partial (BTF)",
+	       MI_KN_NR_PARTIAL);
+	MI_ROW(MI_ROW_ACTIVE_OBJS,
 	       "total_objs - free objects on node partial lists, as get_slabinfo(); walk capped at 10000 slabs per node",
-	       N_TOTAL_OBJECTS, N_LIST_LOCK, N_PARTIAL, S_SLAB_LIST, S_INUSE,
-	       S_OBJECTS);
-	MI_ROW(R_ACTIVE_SLABS,
+	       MI_KN_TOTAL_OBJECTS, MI_KN_LIST_LOCK, MI_KN_PARTIAL, MI_SL_SLAB_LIST, MI_SL_INUSE,
+	       MI_SL_OBJECTS);
+	MI_ROW(MI_ROW_ACTIVE_SLABS,
 	       "total_slabs - empty slabs on node partial lists",
-	       N_NR_SLABS, N_LIST_LOCK, N_PARTIAL, S_SLAB_LIST, S_INUSE,
-	       S_OBJECTS);
-	MI_ROW(R_MEMORY, "total_slabs * (PAGE_SIZE << order), as slabtop",
-	       N_NR_SLABS, C_OO);
-	MI_ROW(R_LIVE, "active_objs * object_size", N_TOTAL_OBJECTS,
-	       N_LIST_LOCK, N_PARTIAL, S_SLAB_LIST, S_INUSE, S_OBJECTS,
-	       C_OBJECT_SIZE);
-	MI_ROW(R_WASTE, "memory_bytes - live_bytes", N_TOTAL_OBJECTS,
-	       N_NR_SLABS, C_OO, N_LIST_LOCK, N_PARTIAL, S_SLAB_LIST, S_INUSE,
-	       S_OBJECTS, C_OBJECT_SIZE);
-	MI_ROW(R_WASTE_PCT, "100 * waste_bytes / memory_bytes, rounded down",
-	       N_TOTAL_OBJECTS, N_NR_SLABS, C_OO, N_LIST_LOCK, N_PARTIAL,
-	       S_SLAB_LIST, S_INUSE, S_OBJECTS, C_OBJECT_SIZE);
-	MI_ROW(R_ALIASES,
+	       MI_KN_NR_SLABS, MI_KN_LIST_LOCK, MI_KN_PARTIAL, MI_SL_SLAB_LIST, MI_SL_INUSE,
+	       MI_SL_OBJECTS);
+	MI_ROW(MI_ROW_MEMORY, "total_slabs * (PAGE_SIZE << order), as slabtop",
+	       MI_KN_NR_SLABS, MI_KC_OO);
+	MI_ROW(MI_ROW_LIVE, "active_objs * object_size", MI_KN_TOTAL_OBJECTS,
+	       MI_KN_LIST_LOCK, MI_KN_PARTIAL, MI_SL_SLAB_LIST, MI_SL_INUSE, MI_SL_OBJECTS,
+	       MI_KC_OBJECT_SIZE);
+	MI_ROW(MI_ROW_WASTE, "memory_bytes - live_bytes", MI_KN_TOTAL_OBJECTS,
+	       MI_KN_NR_SLABS, MI_KC_OO, MI_KN_LIST_LOCK, MI_KN_PARTIAL, MI_SL_SLAB_LIST,
+	       MI_SL_INUSE, MI_SL_OBJECTS, MI_KC_OBJECT_SIZE);
+	MI_ROW(MI_ROW_WASTE_PCT, "100 * waste_bytes / memory_bytes, rounded down",
+	       MI_KN_TOTAL_OBJECTS, MI_KN_NR_SLABS, MI_KC_OO, MI_KN_LIST_LOCK, MI_KN_PARTIAL,
+	       MI_SL_SLAB_LIST, MI_SL_INUSE, MI_SL_OBJECTS, MI_KC_OBJECT_SIZE);
+	MI_ROW(MI_ROW_ALIASES,
 	       "kmem_cache.refcount - 1 (BTF), as /sys/kernel/slab/*/aliases; names only in sysfs",
-	       C_REFCOUNT);
-	MI_ROW(R_FLAGS, "kmem_cache.flags (BTF), SLAB_* of <linux/slab.h>",
-	       C_FLAGS);
-	L.partial_walk = !mi_missing((const int[]){ N_LIST_LOCK, N_PARTIAL,
-		S_SLAB_LIST, S_INUSE, S_OBJECTS, N_TOTAL_OBJECTS }, 6);
+	       MI_KC_REFCOUNT);
+	MI_ROW(MI_ROW_FLAGS, "kmem_cache.flags (BTF), SLAB_* of <linux/slab.h>",
+	       MI_KC_FLAGS);
+	mi_slab.partial_walk = !mi_missing((const int[]){ MI_KN_LIST_LOCK, MI_KN_PARTIAL,
+		MI_SL_SLAB_LIST, MI_SL_INUSE, MI_SL_OBJECTS, MI_KN_TOTAL_OBJECTS }, 6);
 }
 
 void mi_slab_init(void)
@@ -306,41 +310,42 @@ void mi_slab_init(void)
 	char desc[64];
 	int err;
 
-	err = mi_btf_open(L.why, sizeof(L.why));
+	err = mi_btf_open(mi_slab.why, sizeof(mi_slab.why));
 	if (err) {
-		mi_cap_set(&mi_slab_caps[R_BTF], false, "%s", L.why);
+		mi_cap_set(&mi_slab_caps[MI_ROW_BTF], false, "%s", mi_slab.why);
 		goto rows;
 	}
 	mi_btf_describe(desc, sizeof(desc));
-	mi_cap_set(&mi_slab_caps[R_BTF], true,
+	mi_cap_set(&mi_slab_caps[MI_ROW_BTF], true,
 		   "vmlinux BTF at __start_BTF (not exported) via ksyms, %s; read at load",
 		   desc);
 	mi_slab_layout();
 	mi_btf_close();
 
-	L.caches = (struct list_head *)mi_ksym("slab_caches");
-	L.mutex = (struct mutex *)mi_ksym("slab_mutex");
-	if (!L.caches || !L.mutex) {
-		snprintf(L.why, sizeof(L.why), "symbol %s not found",
-			 L.caches ? "slab_mutex" : "slab_caches");
-	} else if (!L.mem[C_NAME].ok || !L.mem[C_LIST].ok ||
-		   !L.mem[C_NODE].ok) {
-		const struct mi_mem *m = !L.mem[C_NAME].ok ? &L.mem[C_NAME] :
-			!L.mem[C_LIST].ok ? &L.mem[C_LIST] : &L.mem[C_NODE];
+	mi_slab.caches = (struct list_head *)mi_ksym("slab_caches");
+	mi_slab.mutex = (struct mutex *)mi_ksym("slab_mutex");
+	if (!mi_slab.caches || !mi_slab.mutex) {
+		snprintf(mi_slab.why, sizeof(mi_slab.why), "symbol %s not found",
+			 mi_slab.caches ? "slab_mutex" : "slab_caches");
+	} else if (!mi_slab.mem[MI_KC_NAME].ok || !mi_slab.mem[MI_KC_LIST].ok ||
+		   !mi_slab.mem[MI_KC_NODE].ok) {
+		const struct mi_mem *mem = mi_slab.mem;
+		const struct mi_mem *m = !mem[MI_KC_NAME].ok ? &mem[MI_KC_NAME] :
+			!mem[MI_KC_LIST].ok ? &mem[MI_KC_LIST] : &mem[MI_KC_NODE];
 
-		snprintf(L.why, sizeof(L.why),
+		snprintf(mi_slab.why, sizeof(mi_slab.why),
 			 "member %s.%s not found in BTF, or not of the expected size",
 			 m->owner, m->name);
 	} else {
-		L.walk = true;
+		mi_slab.walk = true;
 	}
 rows:
-	if (L.walk)
-		mi_cap_set(&mi_slab_caps[R_LIST], true,
+	if (mi_slab.walk)
+		mi_cap_set(&mi_slab_caps[MI_ROW_LIST], true,
 			   "slab_caches, slab_mutex (not exported) via ksyms; kmem_cache.list, .name, .%s (BTF)",
-			   L.mem[C_NODE].name);
+			   mi_slab.mem[MI_KC_NODE].name);
 	else
-		mi_cap_set(&mi_slab_caps[R_LIST], false, "%s", L.why);
+		mi_cap_set(&mi_slab_caps[MI_ROW_LIST], false, "%s", mi_slab.why);
 	mi_slab_rows();
 	mi_caps_register(&mi_slab_table, mi_slab_caps,
 			 ARRAY_SIZE(mi_slab_caps));
@@ -387,9 +392,9 @@ static u32 mi_rdbits(const void *base, const struct mi_mem *m)
 /* Objects - inuse of the slab whose slab_list is @pos; counts empties. */
 static void mi_count_slab(struct mi_slab_row *r, const struct list_head *pos)
 {
-	const void *slab = (const void *)pos - L.mem[S_SLAB_LIST].off;
-	u32 objs = mi_rdbits(slab, &L.mem[S_OBJECTS]);
-	u32 inuse = mi_rdbits(slab, &L.mem[S_INUSE]);
+	const void *slab = (const void *)pos - mi_slab.mem[MI_SL_SLAB_LIST].off;
+	u32 objs = mi_rdbits(slab, &mi_slab.mem[MI_SL_OBJECTS]);
+	u32 inuse = mi_rdbits(slab, &mi_slab.mem[MI_SL_INUSE]);
 
 	if (inuse < objs)
 		r->free_objs += objs - inuse;
@@ -405,15 +410,15 @@ static void mi_count_slab(struct mi_slab_row *r, const struct list_head *pos)
  */
 static void mi_walk_partial(struct mi_slab_row *r, void *n)
 {
-	spinlock_t *lock = n + L.mem[N_LIST_LOCK].off;
-	struct list_head *head = n + L.mem[N_PARTIAL].off;
+	spinlock_t *lock = n + mi_slab.mem[MI_KN_LIST_LOCK].off;
+	struct list_head *head = n + mi_slab.mem[MI_KN_PARTIAL].off;
 	unsigned long nr, scanned = 0, free0 = r->free_objs;
 	unsigned long empty0 = r->empty_slabs;
 	struct list_head *pos;
 	unsigned long flags;
 
 	spin_lock_irqsave(lock, flags);
-	nr = mi_rdlong(n, &L.mem[N_NR_PARTIAL]);
+	nr = mi_rdlong(n, &mi_slab.mem[MI_KN_NR_PARTIAL]);
 	if (nr <= MI_PARTIAL_SCAN) {
 		list_for_each(pos, head) {
 			mi_count_slab(r, pos);
@@ -449,31 +454,31 @@ static void mi_walk_partial(struct mi_slab_row *r, void *n)
 /* Caller holds slab_mutex: @s is on slab_caches and cannot go away. */
 static void mi_read_cache(struct mi_slab_row *r, void *s)
 {
-	const struct mi_mem *m = L.mem;
+	const struct mi_mem *m = mi_slab.mem;
 	u32 i;
 
-	r->object_size = mi_rd32(s, &m[C_OBJECT_SIZE]);
-	r->size = mi_rd32(s, &m[C_SIZE]);
-	r->align = mi_rd32(s, &m[C_ALIGN]);
-	r->oo = mi_rd32(s, &m[C_OO]);
-	r->flags = mi_rd32(s, &m[C_FLAGS]);
-	r->refcount = (int)mi_rd32(s, &m[C_REFCOUNT]);
+	r->object_size = mi_rd32(s, &m[MI_KC_OBJECT_SIZE]);
+	r->size = mi_rd32(s, &m[MI_KC_SIZE]);
+	r->align = mi_rd32(s, &m[MI_KC_ALIGN]);
+	r->oo = mi_rd32(s, &m[MI_KC_OO]);
+	r->flags = mi_rd32(s, &m[MI_KC_FLAGS]);
+	r->refcount = (int)mi_rd32(s, &m[MI_KC_REFCOUNT]);
 
-	for (i = 0; i < L.node_nr; i++) {
-		void *n = READ_ONCE(*(void **)(s + m[C_NODE].off +
-					       i * L.node_stride + L.node_ptr));
+	for (i = 0; i < mi_slab.node_nr; i++) {
+		void *n = READ_ONCE(*(void **)(s + m[MI_KC_NODE].off +
+					       i * mi_slab.node_stride + mi_slab.node_ptr));
 
 		if (!n)
 			continue;
-		if (m[N_TOTAL_OBJECTS].ok)
+		if (m[MI_KN_TOTAL_OBJECTS].ok)
 			r->total_objs += atomic_long_read(n +
-							  m[N_TOTAL_OBJECTS].off);
-		if (m[N_NR_SLABS].ok)
+							  m[MI_KN_TOTAL_OBJECTS].off);
+		if (m[MI_KN_NR_SLABS].ok)
 			r->total_slabs += atomic_long_read(n +
-							   m[N_NR_SLABS].off);
+							   m[MI_KN_NR_SLABS].off);
 		/* racy read outside list_lock, as /sys/kernel/slab/NAME/partial */
-		r->nr_partial += data_race(mi_rdlong(n, &m[N_NR_PARTIAL]));
-		if (L.partial_walk)
+		r->nr_partial += data_race(mi_rdlong(n, &m[MI_KN_NR_PARTIAL]));
+		if (mi_slab.partial_walk)
 			mi_walk_partial(r, n);
 	}
 }
@@ -502,7 +507,7 @@ static struct mi_slab_snap *mi_snap_alloc(unsigned int nr, size_t names)
 
 static const char *mi_cache_name(void *s)
 {
-	const char *name = READ_ONCE(*(const char **)(s + L.mem[C_NAME].off));
+	const char *name = READ_ONCE(*(const char **)(s + mi_slab.mem[MI_KC_NAME].off));
 
 	return name ?: "?";
 }
@@ -522,15 +527,15 @@ static struct mi_slab_snap *mi_snap_take(void)
 	char *name, *end;
 	int err;
 
-	if (!L.walk)
+	if (!mi_slab.walk)
 		return mi_snap_alloc(0, 0) ?: ERR_PTR(-ENOMEM);
 
-	err = mutex_lock_killable(L.mutex);
+	err = mutex_lock_killable(mi_slab.mutex);
 	if (err)
 		return ERR_PTR(err);
-	list_for_each(pos, L.caches) {
+	list_for_each(pos, mi_slab.caches) {
 		names += strlen(mi_cache_name((void *)pos -
-					      L.mem[C_LIST].off)) + 1;
+					      mi_slab.mem[MI_KC_LIST].off)) + 1;
 		nr++;
 	}
 	snap = mi_snap_alloc(nr, names);
@@ -540,8 +545,8 @@ static struct mi_slab_snap *mi_snap_take(void)
 	}
 	name = (char *)&snap->row[nr];
 	end = name + names;
-	list_for_each(pos, L.caches) {
-		void *s = (void *)pos - L.mem[C_LIST].off;
+	list_for_each(pos, mi_slab.caches) {
+		void *s = (void *)pos - mi_slab.mem[MI_KC_LIST].off;
 		struct mi_slab_row *r;
 		ssize_t len;
 
@@ -558,7 +563,7 @@ static struct mi_slab_snap *mi_snap_take(void)
 		cond_resched();
 	}
 unlock:
-	mutex_unlock(L.mutex);
+	mutex_unlock(mi_slab.mutex);
 	return err ? ERR_PTR(err) : snap;
 }
 
@@ -572,9 +577,9 @@ unlock:
 /* Can mi_slab_find_cache() work on this kernel?  Why not, into @why. */
 bool mi_slab_find_available(char *why, size_t len)
 {
-	if (!L.walk)
-		strscpy(why, L.why, len);
-	return L.walk;
+	if (!mi_slab.walk)
+		strscpy(why, mi_slab.why, len);
+	return mi_slab.walk;
 }
 
 int mi_slab_find_cache(const char *name, const void **cache)
@@ -582,14 +587,14 @@ int mi_slab_find_cache(const char *name, const void **cache)
 	struct list_head *pos;
 	int err;
 
-	if (!L.walk)
+	if (!mi_slab.walk)
 		return -EOPNOTSUPP;
-	err = mutex_lock_killable(L.mutex);
+	err = mutex_lock_killable(mi_slab.mutex);
 	if (err)
 		return err;
 	err = -EINVAL;
-	list_for_each(pos, L.caches) {
-		void *s = (void *)pos - L.mem[C_LIST].off;
+	list_for_each(pos, mi_slab.caches) {
+		void *s = (void *)pos - mi_slab.mem[MI_KC_LIST].off;
 
 		if (!strcmp(mi_cache_name(s), name)) {
 			*cache = s;
@@ -597,7 +602,7 @@ int mi_slab_find_cache(const char *name, const void **cache)
 			break;
 		}
 	}
-	mutex_unlock(L.mutex);
+	mutex_unlock(mi_slab.mutex);
 	return err;
 }
 
@@ -632,9 +637,9 @@ static void mi_put_num(struct seq_file *m, bool ok, unsigned long long v)
 
 static void mi_show_row(struct seq_file *m, const struct mi_slab_row *r)
 {
-	const struct mi_mem *mem = L.mem;
-	bool walk = L.partial_walk, oo = mem[C_OO].ok;
-	bool slabs = mem[N_NR_SLABS].ok, osz = mem[C_OBJECT_SIZE].ok;
+	const struct mi_mem *mem = mi_slab.mem;
+	bool walk = mi_slab.partial_walk, oo = mem[MI_KC_OO].ok;
+	bool slabs = mem[MI_KN_NR_SLABS].ok, osz = mem[MI_KC_OBJECT_SIZE].ok;
 	unsigned long active = r->total_objs - min(r->free_objs, r->total_objs);
 	u32 order = r->oo >> MI_OO_SHIFT;
 	unsigned long long memory = 0, live = (u64)active * r->object_size;
@@ -648,16 +653,16 @@ static void mi_show_row(struct seq_file *m, const struct mi_slab_row *r)
 
 	seq_puts(m, r->name);
 	mi_put_num(m, osz, r->object_size);
-	mi_put_num(m, mem[C_SIZE].ok, r->size);
-	mi_put_num(m, mem[C_ALIGN].ok, r->align);
+	mi_put_num(m, mem[MI_KC_SIZE].ok, r->size);
+	mi_put_num(m, mem[MI_KC_ALIGN].ok, r->align);
 	mi_put_num(m, oo, r->oo & MI_OO_MASK);
 	mi_put_num(m, oo, order);
 	mi_put_num(m, walk, active);
-	mi_put_num(m, mem[N_TOTAL_OBJECTS].ok, r->total_objs);
+	mi_put_num(m, mem[MI_KN_TOTAL_OBJECTS].ok, r->total_objs);
 	mi_put_num(m, walk && slabs,
 		   r->total_slabs - min(r->empty_slabs, r->total_slabs));
 	mi_put_num(m, slabs, r->total_slabs);
-	mi_put_num(m, mem[N_NR_PARTIAL].ok, r->nr_partial);
+	mi_put_num(m, mem[MI_KN_NR_PARTIAL].ok, r->nr_partial);
 	mi_put_num(m, slabs && oo, memory);
 	mi_put_num(m, walk && osz, live);
 	mi_put_num(m, walk && osz && slabs && oo,
@@ -665,10 +670,10 @@ static void mi_show_row(struct seq_file *m, const struct mi_slab_row *r)
 	mi_put_num(m, walk && osz && slabs && oo,
 		   memory ? div64_u64((memory - min(live, memory)) * 100,
 				      memory) : 0);
-	mi_put_num(m, mem[C_REFCOUNT].ok, r->refcount < 0 ? 0 :
+	mi_put_num(m, mem[MI_KC_REFCOUNT].ok, r->refcount < 0 ? 0 :
 		   r->refcount - 1);
 	seq_putc(m, ' ');
-	if (!mem[C_FLAGS].ok) {
+	if (!mem[MI_KC_FLAGS].ok) {
 		seq_puts(m, "-\n");
 		return;
 	}
@@ -688,8 +693,8 @@ static void mi_show_notes(struct seq_file *m, const struct mi_slab_snap *s)
 {
 	unsigned int i;
 
-	if (!L.walk)
-		seq_printf(m, "# unavailable: %s\n", L.why);
+	if (!mi_slab.walk)
+		seq_printf(m, "# unavailable: %s\n", mi_slab.why);
 	for (i = 0; i < s->nr; i++) {
 		const struct mi_slab_row *r = &s->row[i];
 
