@@ -2,6 +2,15 @@
 # Helpers shared by the meminspect selftests.  Sourced, never run.
 # POSIX sh only: the guest has busybox 1.35 (ash, awk without libm).
 
+# A test file run on its own (the kernel's kselftest runner runs each one so; by hand) goes
+# through ksft.sh: run.sh's handling around it and kselftest's exit codes (docs/kselftest.md).
+# Under run.sh MI_TAP_COUNTER is set.
+if [ -z "${MI_TAP_COUNTER:-}" ]; then
+	case ${0##*/} in
+	test_*.sh | big_*.sh) exec sh "$(cd "$(dirname "$0")" && pwd)/ksft.sh" "$0" ;;
+	esac
+fi
+
 MI_DIR=${MI_DIR:-/sys/kernel/debug/meminspect}
 MI_KO=${MI_KO:-/meminspect/meminspect.ko}
 MI_TEST_KO=${MI_TEST_KO:-/meminspect/meminspect_test.ko}
