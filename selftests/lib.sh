@@ -17,6 +17,8 @@ MI_TEST_KO=${MI_TEST_KO:-/meminspect/meminspect_test.ko}
 MI_READER=${MI_READER:-/usr/bin/meminspect}
 MI_DEBUGFS=${MI_DEBUGFS:-/sys/kernel/debug}
 MI_TEST_DIR=${MI_TEST_DIR:-$MI_DEBUGFS/meminspect_test}
+# whether zram is there for a swap device (vm-run's /init writes it; the bundle's script its own)
+MI_ZRAM_STATUS=${MI_ZRAM_STATUS:-/meminspect/zram/status}
 # Every guest kernel of the matrix has 4 KiB pages: the x86_64 ones and Debian's arm64 6.12
 # (CONFIG_ARM64_4K_PAGES).
 MI_PAGE_KB=${MI_PAGE_KB:-4}
@@ -338,10 +340,10 @@ mi_restore()
 # /meminspect/zram/status says how); sets $zdev, or says why not
 swap_on()
 {
-	_zs=$(cat /meminspect/zram/status 2>/dev/null)
+	_zs=$(cat "$MI_ZRAM_STATUS" 2>/dev/null)
 	case $_zs in
 	loaded | builtin) ;;
-	*) zwhy=${_zs:-no /meminspect/zram/status: not a scripts/vm-run guest}; return 1 ;;
+	*) zwhy=${_zs:-no $MI_ZRAM_STATUS: not a scripts/vm-run guest}; return 1 ;;
 	esac
 	if [ "$(cat /sys/block/zram0/disksize 2>/dev/null)" = 0 ]; then
 		_z=0
