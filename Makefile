@@ -24,7 +24,7 @@ KUNIT_SRC := $(wildcard module/kunit/*.c module/kunit/*.h) module/kunit/Kbuild \
 	$(addprefix module/,$(shell sed -n 's/^# pure: //p' module/kunit/Kbuild))
 
 .PHONY: all module userspace userspace-static selftests-progs cross-progs build-kernel run check lint \
-	install uninstall dkms-install dkms-uninstall clean help
+	install uninstall dkms-install dkms-uninstall bundle deb clean help
 
 ifdef KERNEL
 all: build-kernel userspace
@@ -79,6 +79,15 @@ build/$(KERNEL)/kunit/.built: $(KUNIT_SRC)
 	@mkdir -p $(@D) && for f in $(KUNIT_SRC); do ln -sf $(TOP)/$$f $(@D)/; done
 	scripts/kbuild $(KERNEL) $(@D) W=1 modules
 	@touch $@
+
+# One tarball with everything a VM running that kernel needs (docs/bundle.md):
+# make bundle KERNEL=7.3, or KDIR=/path/to/kernel/build.
+bundle:
+	scripts/bundle $(if $(KERNEL),--kernel $(KERNEL),--kdir $(KDIR))
+
+# Debian packages meminspect-dkms and meminspect in build/deb/ (docs/deb.md).
+deb:
+	scripts/deb
 
 run:
 	scripts/setup

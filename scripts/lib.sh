@@ -26,6 +26,7 @@ mi_suite() {
 	6.12 | 6.12-rt | 6.12-arm64) echo bookworm-backports ;;
 	7.3) echo trixie-backports ;;
 	debug) echo bookworm-backports ;;	# built from linux-source-6.12: scripts/debug-kernel
+	own-*) [ -f "$MI_CACHE/kernels/$1/ready" ] && echo own ;;	# scripts/own-kernel DIR
 	*) return 1 ;;
 	esac
 }
@@ -83,18 +84,28 @@ mi_lane_append() {
 	# frame, no meminspect one) and the line disabled. noirqdebug turns off only that
 	# spurious-interrupt detector (kernel/irq/spurious.c).
 	6.12-rt) echo "noirqdebug" ;;
+	own-*) mi_own_append "$1" ;;
 	esac
 }
-mi_lane_mem() { [ "$1" = debug ] && echo 2G || echo 1G; }
+mi_lane_mem() { { [ "$1" = debug ] || mi_own_kasan "$1"; } && echo 2G || echo 1G; }
 # vm-run's --timeout per lane: the debug kernel (KASAN, lockdep, kmemleak under TCG) ran the
 # suite in 282 s on a quiet machine but passed 900 s during test_unload.sh (the suite's
 # second-to-last file) with the machine's load at 8-9 on 2 cores.
 # The arm64 lane (TCG emulating another architecture) ran the suite in 498 s with the load
 # at 5-6, against 292-567 s for the x86 lanes at 8-9: it gets the debug lane's margin.
-mi_lane_timeout() { case "$1" in debug | *-arm64) echo 2400 ;; *) echo 1500 ;; esac; }
+mi_lane_timeout() { case "$1" in debug | *-arm64) echo 2400 ;; *) mi_own_kasan "$1" && echo 2400 || echo 1500 ;; esac; }
 # The pass for selftests/big_*.sh needs MemTotal >= 1800 MiB: with 2 GiB the debug kernel
 # shows 1680 MiB (KASAN's shadow, kmemleak's pool), so it would need 3 GiB.
-mi_lane_big_mem() { [ "$1" = debug ] && echo 3G || echo 2G; }
+mi_lane_big_mem() { { [ "$1" = debug ] || mi_own_kasan "$1"; } && echo 3G || echo 2G; }
+# A kernel the user built (scripts/own-kernel) gets the debug lane's memory and time when its
+# config has KASAN, and its kmemleak turned on when it has one.
+mi_own_kasan() { case "$1" in own-*) grep -q '^CONFIG_KASAN=y' "$MI_CACHE/kernels/$1/kdir/.config" ;; *) false ;; esac; }
+mi_own_append() {
+	local c=$MI_CACHE/kernels/$1/kdir/.config
+	! grep -q '^CONFIG_DEBUG_KMEMLEAK=y' "$c" || printf 'kmemleak=on '
+	! mi_own_kasan "$1" || printf 'watchdog_thresh=60'
+	echo
+}
 
 # The Debian mirror the machine already uses, from its own apt sources.
 mi_mirror() {

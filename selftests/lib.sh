@@ -2,12 +2,23 @@
 # Helpers shared by the meminspect selftests.  Sourced, never run.
 # POSIX sh only: the guest has busybox 1.35 (ash, awk without libm).
 
+# A test file run on its own (the kernel's kselftest runner runs each one so; by hand) goes
+# through ksft.sh: run.sh's handling around it and kselftest's exit codes (docs/kselftest.md).
+# Under run.sh MI_TAP_COUNTER is set.
+if [ -z "${MI_TAP_COUNTER:-}" ]; then
+	case ${0##*/} in
+	test_*.sh | big_*.sh) exec sh "$(cd "$(dirname "$0")" && pwd)/ksft.sh" "$0" ;;
+	esac
+fi
+
 MI_DIR=${MI_DIR:-/sys/kernel/debug/meminspect}
 MI_KO=${MI_KO:-/meminspect/meminspect.ko}
 MI_TEST_KO=${MI_TEST_KO:-/meminspect/meminspect_test.ko}
 MI_READER=${MI_READER:-/usr/bin/meminspect}
 MI_DEBUGFS=${MI_DEBUGFS:-/sys/kernel/debug}
 MI_TEST_DIR=${MI_TEST_DIR:-$MI_DEBUGFS/meminspect_test}
+# whether zram is there for a swap device (vm-run's /init writes it; the bundle's script its own)
+MI_ZRAM_STATUS=${MI_ZRAM_STATUS:-/meminspect/zram/status}
 # Every guest kernel of the matrix has 4 KiB pages: the x86_64 ones and Debian's arm64 6.12
 # (CONFIG_ARM64_4K_PAGES).
 MI_PAGE_KB=${MI_PAGE_KB:-4}
@@ -329,10 +340,10 @@ mi_restore()
 # /meminspect/zram/status says how); sets $zdev, or says why not
 swap_on()
 {
-	_zs=$(cat /meminspect/zram/status 2>/dev/null)
+	_zs=$(cat "$MI_ZRAM_STATUS" 2>/dev/null)
 	case $_zs in
 	loaded | builtin) ;;
-	*) zwhy=${_zs:-no /meminspect/zram/status: not a scripts/vm-run guest}; return 1 ;;
+	*) zwhy=${_zs:-no $MI_ZRAM_STATUS: not a scripts/vm-run guest}; return 1 ;;
 	esac
 	if [ "$(cat /sys/block/zram0/disksize 2>/dev/null)" = 0 ]; then
 		_z=0

@@ -383,7 +383,7 @@ elif ! swap_on; then
 	*) fail "a zram swap device for the swap figures ($zwhy)" ;;
 	esac
 elif start_target "$T/swap.out" swap "$T"; then
-	diag "zram swap on $zdev ($(cat /meminspect/zram/status)); memtarget: $(grep -v ready "$T/swap.out" | tr '\n' ' ')"
+	diag "zram swap on $zdev ($(cat "$MI_ZRAM_STATUS")); memtarget: $(grep -v ready "$T/swap.out" | tr '\n' ' ')"
 	check_mm "swap target" "$tpid"
 	check_mm "its fork child (sharing swap entries)" "$cpid"
 	check_vmas "swap target" "$tpid"

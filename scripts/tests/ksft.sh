@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Host test of the kselftest contract of selftests/ (docs/kselftest.md): a test file run on
+# its own goes through ksft.sh and exits 0 (all passed), 1 (a failure, a crash, no result)
+# or 4 (all skipped), printing run.sh's TAP with a plan. Made-up test files in a copy of the
+# runner, run as a dry run (MI_DIR outside debugfs: nothing is mounted or loaded). TAP on stdout.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+t=$(mktemp -d)
+trap 'rm -rf "$t"' EXIT
+cp "$top"/selftests/{run.sh,ksft.sh,lib.sh} "$t/"
+mkdir "$t/copy"
+n=0
+
+# case DESC WANT-STATUS WANT-PLAN BODY: BODY is the test file after lib.sh is sourced
+case_() {
+	local desc=$1 want=$2 plan=$3 rc
+	printf '#!/bin/sh\n. "$(dirname "$0")/lib.sh"\n%s\n' "$4" >"$t/test_case.sh"
+	chmod +x "$t/test_case.sh"
+	(cd "$t" && env -u MI_TAP_COUNTER MI_DIR="$t/copy" ./test_case.sh) >"$t/out" 2>&1
+	rc=$?
+	n=$((n + 1))
+	if [ "$rc" = "$want" ] && grep -qx "1\.\.$plan" "$t/out" && grep -q '^TAP version 13' "$t/out"; then
+		echo "ok $n - ksft.sh: $desc: exit $rc, plan 1..$plan"
+	else
+		echo "not ok $n - ksft.sh: $desc: exit $rc (want $want), plan 1..$plan wanted"
+		sed 's/^/# /' "$t/out"
+	fi
+}
+
+case_ "all pass" 0 2 'ok "one"; ok "two"'
+case_ "one failure" 1 2 'ok "one"; fail "two"'
+case_ "all skipped" 4 2 'skip "one" "no such thing"; skip "two" "no such thing"'
+case_ "a skip beside a pass" 0 2 'ok "one"; skip "two" "no such thing"'
+case_ "non-zero exit after passes" 1 2 'ok "one"; exit 3'
+case_ "no result" 1 1 'diag "nothing"'
+# Under run.sh (MI_TAP_COUNTER set) a test file is not handed to ksft.sh: no plan of its own.
+printf '#!/bin/sh\n. "$(dirname "$0")/lib.sh"\nok "one"\n' >"$t/test_case.sh"
+(cd "$t" && MI_DIR="$t/copy" ./run.sh test_case.sh) >"$t/out" 2>&1
+n=$((n + 1))
+if grep -qx 'ok 1 - one' "$t/out" && ! grep -q '^1\.\.' "$t/out"; then
+	echo "ok $n - run.sh: a test file under our runner prints no plan (the host adds it)"
+else
+	echo "not ok $n - run.sh: a test file under our runner"
+	sed 's/^/# /' "$t/out"
+fi
+echo "1..$n"
