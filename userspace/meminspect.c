@@ -45,6 +45,7 @@ struct ctx {
 	bool prometheus;	/* export --prometheus */
 	const char *textfile_dir;
 	bool per_pid;
+	bool types;		/* frag --types: fragmentation_types, a free-list walk */
 	/* slab only */
 	const struct slab_key *sort;	/* slab --sort; NULL: by size */
 	const char *sort_arg;	/* --sort KEY as given */
@@ -62,6 +63,7 @@ enum {
 	CMD_SLAB = 4,		/* --sort, --top, --aliases */
 	CMD_PID = 8,		/* one optional PID argument */
 	CMD_SORT = 16,		/* --sort rss|pss|uss|swap */
+	CMD_TYPES = 32,		/* --types (frag) */
 	CMD_OWN_ARGS = 64,	/* parses the rest of the line itself (fault) */
 };
 
@@ -478,6 +480,7 @@ static const struct file_view {
 	{ "zones", zones_fields, check_mm, json_mm },
 	{ "buddy", buddy_fields, check_mm, json_mm },
 	{ "fragmentation", frag_fields, check_mm, json_mm },
+	{ "fragmentation_types", frag_fields, check_mm, json_mm },
 	{ NULL, no_fields, NULL, json_records },
 };
 
@@ -636,9 +639,14 @@ static int cmd_buddy(struct ctx *c)
 	return show_mm(c, "buddy");
 }
 
+/*
+ * The indexes come from nr_free (cheap, like debugfs extfrag/); the split
+ * by migratetype only from a walk of every free list, so only --types
+ * reads that file (docs/fragmentation.md).
+ */
 static int cmd_frag(struct ctx *c)
 {
-	return show_mm(c, "fragmentation");
+	return show_mm(c, c->types ? "fragmentation_types" : "fragmentation");
 }
 
 static int cmd_summary(struct ctx *c)
@@ -1577,13 +1585,17 @@ static const struct command commands[] = {
 	  "of that migratetype (docs/buddy.md); the \"# walk:\" note says what the\n"
 	  "walk cost.  --json: an array of objects (notes go to stderr).\n"
 	  "--watch SECONDS and --count N as for zones.\n" },
-	{ "frag", cmd_frag, CMD_WATCH,
-	  "fragmentation indexes and free blocks per order and migratetype",
+	{ "frag", cmd_frag, CMD_WATCH | CMD_TYPES,
+	  "fragmentation indexes and free blocks per order (--types: per migratetype)",
 	  "Prints the module's fragmentation file: per zone and order the unusable\n"
 	  "free space and external fragmentation indexes (in thousandths), the free\n"
-	  "blocks of at least that order and the order-sized blocks they make, per\n"
-	  "migratetype (docs/fragmentation.md).  --json: an array of objects.\n"
-	  "--watch SECONDS and --count N as for zones.\n" },
+	  "blocks of at least that order and the order-sized blocks they make, all\n"
+	  "from the zone's nr_free counts, as cheap as debugfs extfrag/\n"
+	  "(docs/fragmentation.md).\n"
+	  "--types prints the fragmentation_types file instead: the order-sized\n"
+	  "blocks split by migratetype, which takes a walk of every free list (the\n"
+	  "cost of a buddy read; its \"# walk:\" note says what it cost).\n"
+	  "--json: an array of objects.  --watch SECONDS and --count N as for zones.\n" },
 	{ "report", cmd_report, CMD_WATCH, "every file the module offers, one table each",
 	  "Prints every file that capabilities lists with kind=file, each under a\n"
 	  "\"== FILE ==\" heading; unavailable files are listed with the reason.\n"
@@ -1659,6 +1671,8 @@ static const char options_help[] =
 	"  -w, --watch SECONDS  repeat every SECONDS (all but capabilities; zones,\n"
 	"                  buddy, frag show changes as N(+D))\n"
 	"  -n, --count N   with --watch: stop after N rounds\n"
+	"frag only:\n"
+	"  --types         the split by migratetype (a walk of every free list)\n"
 	"vmas, top:\n"
 	"  --sort KEY      rss, pss, uss or swap, largest first\n"
 	"slab only:\n"
@@ -1729,7 +1743,10 @@ static int version(const struct ctx *c)
 }
 
 enum { OPT_DONE = -1, OPT_EXIT_OK = -2 };
-enum { OPT_PROMETHEUS = 256, OPT_TEXTFILE_DIR, OPT_PER_PID, OPT_SORT, OPT_TOP, OPT_ALIASES };
+enum {
+	OPT_PROMETHEUS = 256, OPT_TEXTFILE_DIR, OPT_PER_PID, OPT_SORT, OPT_TOP, OPT_ALIASES,
+	OPT_TYPES,
+};
 
 /*
  * One getopt_long pass over argv; the same options are accepted before and
@@ -1752,6 +1769,7 @@ static int parse_options(struct ctx *c, int argc, char **argv, const struct comm
 		{ "sort", required_argument, NULL, OPT_SORT },
 		{ "top", required_argument, NULL, OPT_TOP },
 		{ "aliases", no_argument, NULL, OPT_ALIASES },
+		{ "types", no_argument, NULL, OPT_TYPES },
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned long long n;
@@ -1821,6 +1839,9 @@ static int parse_options(struct ctx *c, int argc, char **argv, const struct comm
 		case OPT_ALIASES:
 			c->aliases = true;
 			break;
+		case OPT_TYPES:
+			c->types = true;
+			break;
 		case ':':
 			return bad_usage("option '%s' needs an argument", argv[optind - 1]);
 		default:
@@ -1863,6 +1884,8 @@ static int check_options(struct ctx *c, const struct command *cmd)
 		return bad_usage("--textfile-dir writes the Prometheus text format: drop --json");
 	if ((c->top || c->aliases) && !(cmd->flags & CMD_SLAB))
 		return bad_usage("--top and --aliases are slab options");
+	if (c->types && !(cmd->flags & CMD_TYPES))
+		return bad_usage("--types is a frag option");
 	if (sorts_by_growth(c) && !c->watch)
 		return bad_usage("--sort growth needs --watch");
 	return OPT_DONE;
