@@ -43,9 +43,12 @@ static void mi_read_nr_free(const struct zone *zone, unsigned long *blocks)
 {
 	unsigned int order;
 
-	for (order = 0; order < MI_NR_ORDERS; order++)
-		blocks[order] =
-			data_race(READ_ONCE(zone->free_area[order].nr_free));
+	for (order = 0; order < MI_NR_ORDERS; order++) {
+		const struct free_area *area = &zone->free_area[order];
+
+		/* no zone->lock: a diagnostic read, as the kernel's (above) */
+		blocks[order] = data_race(READ_ONCE(area->nr_free));
+	}
 }
 
 static void mi_frag_zone(struct seq_file *m, int nid, const struct zone *zone)
