@@ -11,7 +11,9 @@
  * entries: between holds the lock is dropped and the walk
  * resumes from a cursor that is validated under the lock again.  Why the
  * result is still trustworthy, and what is reported when it is not, is in
- * the comment above mi_count_order().
+ * the comment above mi_count_order().  Memory offline waits for a walk in
+ * progress, so the cursor's struct page is never one being poisoned or
+ * removed (offline_guard.c).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -37,6 +39,7 @@
 #include "capabilities.h"
 #include "compat.h"
 #include "ksyms.h"
+#include "offline_guard.h"
 #include "show_fops.h"
 
 /*
@@ -288,9 +291,12 @@ int mi_walk_zone(struct zone *zone, struct mi_zone_free *zf,
 		.zone = zone, .st = st, .per_hold = mi_walk_budget,
 	};
 	unsigned int order;
-	int err = 0;
+	int err;
 
 	memset(zf, 0, sizeof(*zf));
+	err = mi_offline_hold();
+	if (err)
+		return err;
 	mi_hold_begin(&w);
 	for (order = 0; order < MI_NR_ORDERS; order++) {
 		err = mi_count_order(&w, order, zf);
@@ -298,6 +304,7 @@ int mi_walk_zone(struct zone *zone, struct mi_zone_free *zf,
 			break;
 	}
 	mi_hold_end(&w);
+	mi_offline_release();
 	return err;
 }
 
@@ -340,11 +347,18 @@ void mi_walk_stats_note(struct seq_file *m, const struct mi_walk_stats *st)
  * (pagetypeinfo_showblockcount_print()): every pageblock_nr_pages from the
  * zone's start, online and in this zone.  The bitmap is read without
  * zone->lock: a pageblock changing type meanwhile is counted as either.
+ * Memory offline waits meanwhile (offline_guard.c), so a page that
+ * pfn_to_online_page() returns stays initialised while it is read.
  */
-static void mi_count_pageblocks(struct zone *zone, unsigned long *count)
+static int mi_count_pageblocks(struct zone *zone, unsigned long *count)
 {
 	unsigned long pfn = zone->zone_start_pfn, end = zone_end_pfn(zone);
 	unsigned int n = 0;
+	int err;
+
+	err = mi_offline_hold();
+	if (err)
+		return err;
 
 	for (; pfn < end; pfn += pageblock_nr_pages) {
 		struct page *page = pfn_to_online_page(pfn);
@@ -358,6 +372,8 @@ static void mi_count_pageblocks(struct zone *zone, unsigned long *count)
 		if (!(++n % 1024))
 			cond_resched();
 	}
+	mi_offline_release();
+	return 0;
 }
 
 /* ---- the buddy file ---- */
@@ -398,8 +414,11 @@ static int mi_buddy_show(struct seq_file *m, void *unused)
 			err = mi_walk_zone(zone, zf, &st);
 			if (err)
 				goto out;
-			if (mi_have_pfnblock_mt)
-				mi_count_pageblocks(zone, pageblocks);
+			if (mi_have_pfnblock_mt) {
+				err = mi_count_pageblocks(zone, pageblocks);
+				if (err)
+					goto out;
+			}
 
 			for (mt = 0; mt < MI_NR_MT; mt++) {
 				unsigned long pages = 0;
@@ -434,18 +453,24 @@ void mi_buddy_init(void)
 {
 	struct mi_ksym_set set = MI_KSYM_SET_INIT;
 	struct mi_cap *caps = mi_buddy_caps;
+	int err;
 
 	mi_have_pfnblock_mt = mi_ksym_static_call(&set, mi_pfnblock_mt, MI_PFNBLOCK_MT_SYM);
 	mi_ksym_set_row(&caps[MI_ROW_PAGEBLOCKS], &set,
 			"%s() (not exported) via ksyms, as /proc/pagetypeinfo",
 			MI_PFNBLOCK_MT_SYM);
-	if (IS_ENABLED(CONFIG_PREEMPT_RT))
+	err = mi_offline_guard_init();
+	if (err)
+		mi_cap_set(&caps[MI_ROW_WALK], false,
+			   "the memory notifier that holds off memory offline during a walk did not register (%d): buddy and fragmentation_types fail with ENODEV",
+			   err);
+	else if (IS_ENABLED(CONFIG_PREEMPT_RT))
 		mi_cap_set(&caps[MI_ROW_WALK], true,
-			   "buddy and fragmentation walk the free lists under zone->lock (PREEMPT_RT: a sleeping lock, IRQs on, the holder preemptible) for at most %u entries per hold; %u tries per order",
+			   "buddy and fragmentation_types walk the free lists under zone->lock (PREEMPT_RT: a sleeping lock, IRQs on, the holder preemptible) for at most %u entries per hold; %u tries per order; memory offline waits for a walk (memory notifier)",
 			   mi_walk_budget, MI_WALK_TRIES);
 	else
 		mi_cap_set(&caps[MI_ROW_WALK], true,
-			   "buddy and fragmentation walk the free lists under zone->lock with IRQs off for at most %u entries per hold; %u tries per order",
+			   "buddy and fragmentation_types walk the free lists under zone->lock with IRQs off for at most %u entries per hold; %u tries per order; memory offline waits for a walk (memory notifier)",
 			   mi_walk_budget, MI_WALK_TRIES);
 	mi_caps_register(&mi_buddy_table, caps, MI_NR_ROWS);
 }
@@ -453,4 +478,5 @@ void mi_buddy_init(void)
 void mi_buddy_exit(void)
 {
 	mi_caps_unregister(&mi_buddy_table);
+	mi_offline_guard_exit();
 }

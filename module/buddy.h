@@ -47,5 +47,6 @@ void mi_buddy_exit(void);
 
 extern const struct file_operations mi_buddy_fops;
 extern const struct file_operations mi_fragmentation_fops;
+extern const struct file_operations mi_fragmentation_types_fops;
 
 #endif /* MI_BUDDY_H */

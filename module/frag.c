@@ -1,15 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
+ * Two files (docs/fragmentation.md):
+ *
  * fragmentation: per zone and order, the unusable free space index and the
  * external fragmentation index computed with the kernel's own formulas
  * (mm/vmstat.c, as debugfs extfrag/ prints them), the free blocks of at
- * least that order, and the order-sized blocks they make, split by
- * migratetype (docs/fragmentation.md).  The counts come from one walk of
- * the free lists (buddy.c), so every figure of a zone is from the same
- * walk and the per-migratetype split adds up to the total.
+ * least that order and the order-sized blocks they make.  All of it follows
+ * from free_area[order].nr_free alone, read as the kernel's
+ * fill_contig_page_info() reads it: without zone->lock, once per order.
+ * No free list is walked, so a monitor can poll it at the price of
+ * debugfs extfrag/ (bench/buddy).
+ *
+ * fragmentation_types: the order-sized blocks split by migratetype.  Only
+ * a walk of the free lists (buddy.c) knows which list a block is on, so
+ * this file alone pays for one, and only a reader who opens it does.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/compiler.h>
 #include <linux/ctype.h>
 #include <linux/mmzone.h>
 #include <linux/module.h>
@@ -21,11 +29,77 @@
 #include "frag_math.h"
 #include "show_fops.h"
 
-static void mi_frag_header(struct seq_file *m)
+/* ---- fragmentation: from nr_free ---- */
+
+/*
+ * Each order's nr_free read once, without zone->lock, as mm/vmstat.c's
+ * fill_contig_page_info() does ("nr_free is used only for diagnostic
+ * purposes", data_race() there too).  The orders are not one snapshot: a
+ * block that splits or merges meanwhile can be missed or seen twice, as
+ * by the kernel's own extfrag/ and, since 6.x, buddyinfo.  Every figure of
+ * a zone is computed from this one copy, so the rows agree with each other.
+ */
+static void mi_read_nr_free(const struct zone *zone, unsigned long *blocks)
+{
+	unsigned int order;
+
+	for (order = 0; order < MI_NR_ORDERS; order++) {
+		const struct free_area *area = &zone->free_area[order];
+
+		/* no zone->lock: a diagnostic read, as the kernel's (above) */
+		blocks[order] = data_race(READ_ONCE(area->nr_free));
+	}
+}
+
+static void mi_frag_zone(struct seq_file *m, int nid, const struct zone *zone)
+{
+	unsigned long blocks[MI_NR_ORDERS];
+	unsigned int order, k;
+
+	mi_read_nr_free(zone, blocks);
+	for (order = 0; order < MI_NR_ORDERS; order++) {
+		struct mi_contig info;
+		unsigned long ge = 0;
+
+		mi_fill_contig(blocks, MI_NR_ORDERS, order, &info);
+		for (k = order; k < MI_NR_ORDERS; k++)
+			ge += blocks[k];
+		seq_printf(m, "%d %s %u %lu %lu %d %d\n", nid, zone->name,
+			   order, ge, info.free_blocks_suitable,
+			   mi_unusable_index(order, &info),
+			   mi_extfrag_index(order, &info));
+	}
+}
+
+static int mi_frag_show(struct seq_file *m, void *unused)
+{
+	int nid;
+
+	seq_puts(m, "node zone order free_blocks avail_blocks unusable_permille extfrag_permille\n");
+	for_each_online_node(nid) {
+		pg_data_t *pgdat = NODE_DATA(nid);
+		unsigned int z;
+
+		for (z = 0; z < ARRAY_SIZE(pgdat->node_zones); z++) {
+			struct zone *zone = &pgdat->node_zones[z];
+
+			if (populated_zone(zone))
+				mi_frag_zone(m, nid, zone);
+		}
+	}
+	return 0;
+}
+
+MI_SHOW_OPEN(mi_frag)
+const struct file_operations mi_fragmentation_fops = MI_SHOW_FOPS(mi_frag);
+
+/* ---- fragmentation_types: from one walk of the free lists ---- */
+
+static void mi_frag_types_header(struct seq_file *m)
 {
 	unsigned int mt;
 
-	seq_puts(m, "node zone order free_blocks avail_blocks unusable_permille extfrag_permille");
+	seq_puts(m, "node zone order avail_blocks");
 	for (mt = 0; mt < MI_NR_MT; mt++) {
 		const char *name = mi_mt_name(mt);
 
@@ -36,40 +110,30 @@ static void mi_frag_header(struct seq_file *m)
 	seq_putc(m, '\n');
 }
 
-static void mi_frag_zone(struct seq_file *m, int nid, const struct zone *zone,
-			 const struct mi_zone_free *zf)
+/* avail_blocks of one order on one migratetype's lists, and in all */
+static void mi_frag_types_zone(struct seq_file *m, int nid,
+			       const struct zone *zone,
+			       const struct mi_zone_free *zf)
 {
-	unsigned long totals[MI_NR_ORDERS];
 	unsigned int order, k, mt;
 
 	for (order = 0; order < MI_NR_ORDERS; order++) {
-		totals[order] = 0;
-		for (mt = 0; mt < MI_NR_MT; mt++)
-			totals[order] += zf->blocks[order][mt];
-	}
-	for (order = 0; order < MI_NR_ORDERS; order++) {
-		struct mi_contig info;
-		unsigned long ge = 0;
+		unsigned long avail[MI_NR_MT], total = 0;
 
-		mi_fill_contig(totals, MI_NR_ORDERS, order, &info);
-		for (k = order; k < MI_NR_ORDERS; k++)
-			ge += totals[k];
-		seq_printf(m, "%d %s %u %lu %lu %d %d", nid, zone->name, order,
-			   ge, info.free_blocks_suitable,
-			   mi_unusable_index(order, &info),
-			   mi_extfrag_index(order, &info));
 		for (mt = 0; mt < MI_NR_MT; mt++) {
-			unsigned long avail = 0;
-
+			avail[mt] = 0;
 			for (k = order; k < MI_NR_ORDERS; k++)
-				avail += zf->blocks[k][mt] << (k - order);
-			seq_printf(m, " %lu", avail);
+				avail[mt] += zf->blocks[k][mt] << (k - order);
+			total += avail[mt];
 		}
+		seq_printf(m, "%d %s %u %lu", nid, zone->name, order, total);
+		for (mt = 0; mt < MI_NR_MT; mt++)
+			seq_printf(m, " %lu", avail[mt]);
 		seq_putc(m, '\n');
 	}
 }
 
-static int mi_frag_show(struct seq_file *m, void *unused)
+static int mi_frag_types_show(struct seq_file *m, void *unused)
 {
 	struct mi_walk_stats st = {};
 	struct mi_zone_free *zf;
@@ -79,7 +143,7 @@ static int mi_frag_show(struct seq_file *m, void *unused)
 	if (!zf)
 		return -ENOMEM;
 
-	mi_frag_header(m);
+	mi_frag_types_header(m);
 	for_each_online_node(nid) {
 		pg_data_t *pgdat = NODE_DATA(nid);
 		unsigned int z;
@@ -92,7 +156,7 @@ static int mi_frag_show(struct seq_file *m, void *unused)
 			err = mi_walk_zone(zone, zf, &st);
 			if (err)
 				goto out;
-			mi_frag_zone(m, nid, zone, zf);
+			mi_frag_types_zone(m, nid, zone, zf);
 			mi_walk_notes(m, nid, zone, zf);
 		}
 	}
@@ -102,5 +166,6 @@ out:
 	return err;
 }
 
-MI_SHOW_OPEN(mi_frag)
-const struct file_operations mi_fragmentation_fops = MI_SHOW_FOPS(mi_frag);
+MI_SHOW_OPEN(mi_frag_types)
+const struct file_operations mi_fragmentation_types_fops =
+	MI_SHOW_FOPS(mi_frag_types);

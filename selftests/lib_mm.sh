@@ -334,3 +334,43 @@ flat_extfrag()
 		}
 	}' "$1"
 }
+
+# types_from_pagetypeinfo FILE: fragmentation_types recomputed from
+# /proc/pagetypeinfo's free counts: "node/zone/order avail_TYPE VALUE" per
+# migratetype (lower case) and "node/zone/order avail_blocks SUM".  A list
+# pagetypeinfo caps (">100000") makes every figure it enters ">": not
+# compared (mm_compare's "capped").
+types_from_pagetypeinfo()
+{
+	awk 'BEGIN { p2[0] = 1; for (k = 1; k < 64; k++) p2[k] = p2[k - 1] * 2 }
+	/^Free pages count/ { sect = 1; next }
+	/^Number of blocks type/ { sect = 2; next }
+	/^Node/ && sect == 1 {
+		nd = $2; sub(/,/, "", nd); z = $4; sub(/,/, "", z)
+		no = NF - 6
+		for (o = 0; o < no; o++) {
+			key = nd "/" z "/" o
+			if (!(key in seen)) { seen[key] = 1; keys[++n] = key }
+			v = 0; capped = 0
+			for (k = o; k < no; k++) {
+				c = $(k + 7)
+				if (c ~ /^>/) capped = 1
+				v += c * p2[k - o]
+			}
+			t = "avail_" tolower($6)
+			val[key, t] = capped ? ">" v : v
+			if (!((key, t) in tseen)) { tseen[key, t] = 1; types[key] = types[key] " " t }
+			if (capped) cap[key] = 1
+			sum[key] += v
+		}
+	}
+	END {
+		for (i = 1; i <= n; i++) {
+			key = keys[i]
+			m = split(types[key], tl, " ")
+			for (j = 1; j <= m; j++)
+				print key, tl[j], val[key, tl[j]]
+			print key, "avail_blocks", (key in cap) ? ">" sum[key] : sum[key]
+		}
+	}' "$1"
+}

@@ -3,7 +3,10 @@
 # fragmentation: the kernel's formulas recomputed by this test, from the
 # file's own free-block counts (exact) and from /proc/buddyinfo (bracket),
 # and against debugfs extfrag/ (the kernel's own printout), at rest and
-# while churn runs.  Tolerances: docs/tests.md.
+# while churn runs.  fragmentation_types (the split by migratetype, from a
+# walk of the free lists): the split adds up (exact), and against the same
+# recomputed from /proc/pagetypeinfo's free counts (bracket).
+# Tolerances: docs/tests.md.
 . "${ST_DIR:-$(dirname "$0")}/lib.sh"
 . "$ST_DIR/lib_mm.sh"
 
@@ -13,11 +16,15 @@ LOAD="free_blocks:256:10 avail_blocks:256:10 unusable_permille:50:0 extfrag_perm
 # debugfs extfrag/ prints the two indexes only, in thousandths
 REST_IDX="unusable_permille:10:0 extfrag_permille:10:0"
 LOAD_IDX="unusable_permille:50:0 extfrag_permille:50:0"
+# fragmentation_types: avail_blocks and every avail_TYPE, as avail_blocks
+REST_TYPES="avail_[a-z]+:32:2"
+LOAD_TYPES="avail_[a-z]+:256:10"
 EXTFRAG=$MI_DEBUGFS/extfrag
 
 mm_setup frag
 
 require_file "$MI_DIR/fragmentation"
+require_file "$MI_DIR/fragmentation_types"
 
 snap()
 {
@@ -26,6 +33,15 @@ snap()
 	flat_table "$T/frag" 3 > "$T/ours"
 	frag_from_buddyinfo "$T/b1" > "$T/r1"
 	frag_from_buddyinfo "$T/b2" > "$T/r2"
+}
+
+snap_types()
+{
+	snap_files "$T/p1" /proc/pagetypeinfo "$T/types" "$MI_DIR/fragmentation_types" \
+		"$T/p2" /proc/pagetypeinfo
+	flat_table "$T/types" 3 > "$T/ours"
+	types_from_pagetypeinfo "$T/p1" > "$T/r1"
+	types_from_pagetypeinfo "$T/p2" > "$T/r2"
 }
 
 snap_debugfs()
@@ -40,20 +56,34 @@ snap_debugfs()
 
 # ---- format and the formulas, on one frozen copy ----
 snap
-mts=$(awk '/^Number of blocks type/ { for (i = 5; i <= NF; i++) printf " avail_%s", tolower($i); exit }' /proc/pagetypeinfo)
-want="node zone order free_blocks avail_blocks unusable_permille extfrag_permille$mts"
+snap_types
+want="node zone order free_blocks avail_blocks unusable_permille extfrag_permille"
 got=$(head -n 1 "$T/frag")
 if [ "$got" = "$want" ]; then
-	ok "fragmentation: header has the fields of docs/fragmentation.md, one avail_TYPE per pagetypeinfo migratetype"
+	ok "fragmentation: header has the fields of docs/fragmentation.md"
 else
 	fail "fragmentation: header"
 	diag "got:  $got"
 	diag "want: $want"
 fi
+mts=$(awk '/^Number of blocks type/ { for (i = 5; i <= NF; i++) printf " avail_%s", tolower($i); exit }' /proc/pagetypeinfo)
+want="node zone order avail_blocks$mts"
+got=$(head -n 1 "$T/types")
+if [ "$got" = "$want" ]; then
+	ok "fragmentation_types: header has one avail_TYPE per pagetypeinfo migratetype"
+else
+	fail "fragmentation_types: header"
+	diag "got:  $got"
+	diag "want: $want"
+fi
+# only the file that walks says so: fragmentation reads nr_free alone
+check "fragmentation has no walk note (no free list walked)" \
+	sh -c "! grep -q '^# walk:' '$T/frag'"
+check "fragmentation_types has the walk note" grep -q '^# walk: ' "$T/types"
 
 # Per zone, the order-K block counts are free_blocks(K) - free_blocks(K+1);
-# from them every other figure of the row follows by the kernel's formulas,
-# and the avail_TYPE columns add up to avail_blocks.  Exact.
+# from them every other figure of the row follows by the kernel's formulas.
+# Exact: the file computes every row of a zone from one copy of nr_free.
 bad=$(awk 'BEGIN { p2[0] = 1; for (k = 1; k < 64; k++) p2[k] = p2[k - 1] * 2 }
 	NR == 1 { n = NF; next }
 	/^#/ { next }
@@ -67,11 +97,6 @@ bad=$(awk 'BEGIN { p2[0] = 1; for (k = 1; k < 64; k++) p2[k] = p2[k - 1] * 2 }
 		o = $3
 		if (o + 1 > no[z]) no[z] = o + 1
 		ge[z, o] = $4; av[z, o] = $5; un[z, o] = $6; ex[z, o] = $7
-		s = 0
-		for (i = 8; i <= NF; i++)
-			s += $i
-		if (s != $5)
-			print z " order " o ": avail_* add up to " s ", avail_blocks " $5
 	}
 	END {
 		for (zi = 1; zi <= nz; zi++) {
@@ -95,9 +120,31 @@ bad=$(awk 'BEGIN { p2[0] = 1; for (k = 1; k < 64; k++) p2[k] = p2[k - 1] * 2 }
 		}
 	}' "$T/frag" || echo "awk failed")
 if [ -z "$bad" ]; then
-	ok "fragmentation: every row follows from the file's own block counts by the kernel's formulas; avail_* add up to avail_blocks"
+	ok "fragmentation: every row follows from the file's own block counts by the kernel's formulas"
 else
 	fail "fragmentation: formulas"
+	echo "$bad" | head -n 8 | sed 's/^/# /'
+fi
+
+# fragmentation_types: every record complete, integers, the avail_TYPE
+# columns add up to avail_blocks (one walk, so exact)
+bad=$(awk 'NR == 1 { n = NF; next }
+	/^#/ { next }
+	NF != n { print "line " NR ": " NF " values, header has " n; next }
+	{
+		s = 0
+		for (i = 3; i <= NF; i++)
+			if ($i !~ /^[0-9]+$/)
+				print "line " NR ": field " i " is \"" $i "\""
+		for (i = 5; i <= NF; i++)
+			s += $i
+		if (s != $4)
+			print $1 "/" $2 " order " $3 ": avail_* add up to " s ", avail_blocks " $4
+	}' "$T/types" || echo "awk failed")
+if [ -z "$bad" ]; then
+	ok "fragmentation_types: avail_* add up to avail_blocks in every record"
+else
+	fail "fragmentation_types: the split"
 	echo "$bad" | head -n 8 | sed 's/^/# /'
 fi
 
@@ -109,6 +156,8 @@ else
 	fail "debugfs $EXTFRAG/unusable_index is readable (CONFIG_COMPACTION on every kernel of the matrix)"
 fi
 
+mm_phase "fragmentation_types at rest vs pagetypeinfo" 3 snap_types "$REST_TYPES"
+
 # ---- under churn ----
 "$ST_DIR/progs/churn" "$CHURN_SECS" "$CHURN_MIB" > "$T/churn.out" 2>&1 &
 churn_pid=$!
@@ -116,6 +165,7 @@ sleep 2
 mm_phase "fragmentation under churn vs buddyinfo" 5 snap "$LOAD"
 [ -r "$EXTFRAG/unusable_index" ] &&
 	mm_phase "fragmentation under churn vs debugfs extfrag" 5 snap_debugfs "$LOAD_IDX"
+mm_phase "fragmentation_types under churn vs pagetypeinfo" 5 snap_types "$LOAD_TYPES"
 kill "$churn_pid" 2>/dev/null
 wait "$churn_pid"
 rc=$?

@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# 4 concurrent readers of zones, buddy and fragmentation while churn runs,
-# on the 2-CPU guest: every read succeeds and is complete (header, and the
-# walk note for buddy and fragmentation).  A splat, soft lockup or RCU
+# 4 concurrent readers of zones, buddy, fragmentation and
+# fragmentation_types while churn runs, on the 2-CPU guest: every read
+# succeeds and is complete (header, and the walk note for the two files
+# that walk the free lists, buddy and fragmentation_types).  A splat, soft lockup or RCU
 # stall is caught by the host (vm-run exits 125) and fails the run.
 . "${ST_DIR:-$(dirname "$0")}/lib.sh"
 
@@ -22,24 +23,24 @@ cleanup()
 trap cleanup EXIT
 trap 'exit 143' TERM INT
 
-for f in zones buddy fragmentation; do
+for f in zones buddy fragmentation fragmentation_types; do
 	require_file "$MI_DIR/$f"
 done
 
-# reader N: read the three files until $T/stop exists; count reads and
+# reader N: read the four files until $T/stop exists; count reads and
 # failures (a failed cat, or an incomplete table) in $T/rN
 reader()
 {
 	_n=0 _bad=0
 	while [ ! -e "$T/stop" ]; do
-		for f in zones buddy fragmentation; do
+		for f in zones buddy fragmentation fragmentation_types; do
 			if ! cat "$MI_DIR/$f" > "$T/out$1" 2> "$T/err$1"; then
 				_bad=$((_bad + 1))
 				cat "$T/err$1" >&2
 				continue
 			fi
 			case $f in
-			zones) grep -q '^node zone ' "$T/out$1" || _bad=$((_bad + 1)) ;;
+			zones|fragmentation) grep -q '^node zone ' "$T/out$1" || _bad=$((_bad + 1)) ;;
 			*) grep -q '^node zone ' "$T/out$1" &&
 				grep -q '^# walk: ' "$T/out$1" || _bad=$((_bad + 1)) ;;
 			esac
@@ -73,7 +74,7 @@ i=1
 while [ "$i" -le "$READERS" ]; do
 	if [ -r "$T/r$i" ]; then
 		read -r n bad < "$T/r$i"
-		check "reader $i: $n reads of zones/buddy/fragmentation in ${SECS}s under churn, $bad failed or incomplete" \
+		check "reader $i: $n reads of zones/buddy/fragmentation/fragmentation_types in ${SECS}s under churn, $bad failed or incomplete" \
 			reads_good "$n" "$bad"
 	else
 		fail "reader $i reported nothing"

@@ -12,16 +12,20 @@ trap 'rm -rf "$T"' EXIT
 trap 'exit 143' TERM INT
 
 mkdir "$T/copy"
-for f in zones buddy fragmentation capabilities; do
+for f in zones buddy fragmentation fragmentation_types capabilities; do
 	require_file "$MI_DIR/$f"
 	cat "$MI_DIR/$f" > "$T/copy/$f"
 done
 
-for c in zones:zones buddy:buddy frag:fragmentation; do
-	cmd=${c%%:*} file=${c#*:}
-	"$MI_READER" "$cmd" > "$T/live" 2> "$T/err"
+# frag%--types: "frag --types" (% for the space, so the list splits on spaces)
+for c in zones:zones buddy:buddy frag:fragmentation frag%--types:fragmentation_types; do
+	cmd=$(echo "${c%%:*}" | tr % ' ') file=${c#*:}
+	# $cmd unquoted: the command and its option as two words
+	# shellcheck disable=SC2086
+	"$MI_READER" $cmd > "$T/live" 2> "$T/err"
 	check "meminspect $cmd: exit 0 on the live file" [ $? -eq 0 ]
-	"$MI_READER" --dir "$T/copy" "$cmd" > "$T/out" 2> "$T/err"
+	# shellcheck disable=SC2086
+	"$MI_READER" --dir "$T/copy" $cmd > "$T/out" 2> "$T/err"
 	rc=$?
 	# the table is the file with columns padded: squeeze the padding
 	sed 's/  */ /g; s/^ //; s/ $//' "$T/out" > "$T/squeezed"
@@ -34,7 +38,8 @@ for c in zones:zones buddy:buddy frag:fragmentation; do
 		fail "meminspect --dir COPY $cmd (exit $rc)"
 		diff "$T/want" "$T/squeezed" | head -n 5 | sed 's/^/# /'
 	fi
-	"$MI_READER" --dir "$T/copy" --json "$cmd" > "$T/json" 2> "$T/err"
+	# shellcheck disable=SC2086
+	"$MI_READER" --dir "$T/copy" --json $cmd > "$T/json" 2> "$T/err"
 	rc=$?
 	recs=$(grep -vc '^#' "$T/copy/$file")
 	objs=$(grep -c '^    "node": ' "$T/json")
@@ -43,10 +48,11 @@ for c in zones:zones buddy:buddy frag:fragmentation; do
 	[ "$rc" -eq 0 ] && [ "$first" = "[" ] && [ "$objs" -eq $((recs - 1)) ] && good=yes
 	check "meminspect --json $cmd: exit $rc, an array ($first) of $objs objects for $((recs - 1)) records" \
 		[ "$good" = yes ]
-	"$MI_READER" "$cmd" --help > "$T/help" 2>&1
+	# shellcheck disable=SC2086
+	"$MI_READER" $cmd --help > "$T/help" 2>&1
 	rc=$?
 	good=no
-	[ "$rc" -eq 0 ] && grep -q "meminspect .*$cmd" "$T/help" && good=yes
+	[ "$rc" -eq 0 ] && grep -q "meminspect .*${cmd%% *}" "$T/help" && good=yes
 	check "meminspect $cmd --help: exit $rc, names the command" [ "$good" = yes ]
 done
 

@@ -29,6 +29,7 @@ struct mi_cli {
 /* zones, buddy, frag, summary, capabilities, report */
 struct pagealloc_opts {
 	struct mi_table *prev;	/* zones, buddy, frag under --watch: the previous round */
+	bool types;		/* frag --types: fragmentation_types, a free-list walk */
 };
 
 /* slab */
@@ -66,6 +67,7 @@ enum {
 	CMD_SLAB = 4,		/* --sort, --top, --aliases */
 	CMD_PID = 8,		/* one optional PID argument */
 	CMD_SORT = 16,		/* --sort rss|pss|uss|swap */
+	CMD_TYPES = 32,		/* --types (frag) */
 	CMD_OWN_ARGS = 64,	/* parses the rest of the line itself (fault) */
 };
 

@@ -256,9 +256,14 @@ int cmd_buddy(const struct mi_cli *c, struct cmd_opts *o)
 	return show_zone_table(c, &o->pa, "buddy");
 }
 
+/*
+ * The indexes come from nr_free (cheap, like debugfs extfrag/); the split
+ * by migratetype only from a walk of every free list, so only --types
+ * reads that file (docs/fragmentation.md).
+ */
 int cmd_frag(const struct mi_cli *c, struct cmd_opts *o)
 {
-	return show_zone_table(c, &o->pa, "fragmentation");
+	return show_zone_table(c, &o->pa, o->pa.types ? "fragmentation_types" : "fragmentation");
 }
 
 int cmd_summary(const struct mi_cli *c, struct cmd_opts *o)

@@ -61,13 +61,17 @@ static const struct command commands[] = {
 	  "of that migratetype (docs/buddy.md); the \"# walk:\" note says what the\n"
 	  "walk cost.  --json: an array of objects (notes go to stderr).\n"
 	  "--watch SECONDS and --count N as for zones.\n" },
-	{ "frag", cmd_frag, CMD_WATCH,
-	  "fragmentation indexes and free blocks per order and migratetype",
+	{ "frag", cmd_frag, CMD_WATCH | CMD_TYPES,
+	  "fragmentation indexes and free blocks per order (--types: per migratetype)",
 	  "Prints the module's fragmentation file: per zone and order the unusable\n"
 	  "free space and external fragmentation indexes (in thousandths), the free\n"
-	  "blocks of at least that order and the order-sized blocks they make, per\n"
-	  "migratetype (docs/fragmentation.md).  --json: an array of objects.\n"
-	  "--watch SECONDS and --count N as for zones.\n" },
+	  "blocks of at least that order and the order-sized blocks they make, all\n"
+	  "from the zone's nr_free counts, as cheap as debugfs extfrag/\n"
+	  "(docs/fragmentation.md).\n"
+	  "--types prints the fragmentation_types file instead: the order-sized\n"
+	  "blocks split by migratetype, which takes a walk of every free list (the\n"
+	  "cost of a buddy read; its \"# walk:\" note says what it cost).\n"
+	  "--json: an array of objects.  --watch SECONDS and --count N as for zones.\n" },
 	{ "report", cmd_report, CMD_WATCH, "every file the module offers, one table each",
 	  "Prints every file that capabilities lists with kind=file, each under a\n"
 	  "\"== FILE ==\" heading; unavailable files are listed with the reason.\n"
@@ -143,6 +147,8 @@ static const char options_help[] =
 	"  -w, --watch SECONDS  repeat every SECONDS (all but capabilities; zones,\n"
 	"                  buddy, frag show changes as N(+D))\n"
 	"  -n, --count N   with --watch: stop after N rounds\n"
+	"frag only:\n"
+	"  --types         the split by migratetype (a walk of every free list)\n"
 	"vmas, top:\n"
 	"  --sort KEY      rss, pss, uss or swap, largest first\n"
 	"slab only:\n"
@@ -212,7 +218,10 @@ static int version(const struct mi_access *a)
 }
 
 enum { OPT_DONE = -1, OPT_EXIT_OK = -2 };
-enum { OPT_PROMETHEUS = 256, OPT_TEXTFILE_DIR, OPT_PER_PID, OPT_SORT, OPT_TOP, OPT_ALIASES };
+enum {
+	OPT_PROMETHEUS = 256, OPT_TEXTFILE_DIR, OPT_PER_PID, OPT_SORT, OPT_TOP, OPT_ALIASES,
+	OPT_TYPES,
+};
 
 /*
  * One getopt_long pass over argv; the same options are accepted before and
@@ -235,6 +244,7 @@ static int parse_options(struct ctx *c, int argc, char **argv, const struct comm
 		{ "sort", required_argument, NULL, OPT_SORT },
 		{ "top", required_argument, NULL, OPT_TOP },
 		{ "aliases", no_argument, NULL, OPT_ALIASES },
+		{ "types", no_argument, NULL, OPT_TYPES },
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned long long n;
@@ -304,6 +314,9 @@ static int parse_options(struct ctx *c, int argc, char **argv, const struct comm
 		case OPT_ALIASES:
 			c->opts.slab.aliases = true;
 			break;
+		case OPT_TYPES:
+			c->opts.pa.types = true;
+			break;
 		case ':':
 			return mi_bad_usage("option '%s' needs an argument", argv[optind - 1]);
 		default:
@@ -351,6 +364,8 @@ static int check_options(struct ctx *ctx, const struct command *cmd)
 		return mi_bad_usage("--textfile-dir writes the Prometheus text format: drop --json");
 	if ((s->top || s->aliases) && !(cmd->flags & CMD_SLAB))
 		return mi_bad_usage("--top and --aliases are slab options");
+	if (ctx->opts.pa.types && !(cmd->flags & CMD_TYPES))
+		return mi_bad_usage("--types is a frag option");
 	if (slab_sorts_by_growth(s) && !c->watch)
 		return mi_bad_usage("--sort growth needs --watch");
 	return OPT_DONE;

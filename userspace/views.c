@@ -149,6 +149,7 @@ static const struct file_view {
 	{ "zones", zones_fields, check_zone_table, json_zone_table },
 	{ "buddy", buddy_fields, check_zone_table, json_zone_table },
 	{ "fragmentation", frag_fields, check_zone_table, json_zone_table },
+	{ "fragmentation_types", frag_fields, check_zone_table, json_zone_table },
 	{ NULL, no_fields, NULL, json_records },
 };
 

@@ -710,6 +710,23 @@ for c in "zones:zones" "buddy:buddy" "frag:fragmentation"; do
 		'type == "array" and length == $n and (.[0].node | type) == "number"' >/dev/null <<<"$out"
 	ok $? "$cmd --json: valid JSON, an array of one object per record" "$out"
 done
+# frag --types: the walked split, its own file; without --types no walk note
+run "$M" --dir "$MM" frag --types
+is "frag --types: exit 0" 0 "$rc"
+is "frag --types: one table row per record of fragmentation_types" \
+	"$(grep -vc '^#' "$MM/fragmentation_types")" "$(grep -vc '^#' <<<"$out")"
+has "frag --types: the avail_TYPE columns" "avail_movable" "$out"
+has "frag --types: the walk note" "# walk: budget 1024" "$out"
+run "$M" --dir "$MM" frag
+[[ "$out" != *avail_movable* && "$out" == *extfrag_permille* ]]
+ok $? "frag: the indexes, no avail_TYPE column (the split is --types)" "$out"
+run "$M" --dir "$MM" --json frag --types
+jq -e '.[1].order == 1 and .[1].avail_movable == 1792 and .[1].avail_blocks == 1904' >/dev/null <<<"$out"
+ok $? "frag --types --json: the split as numbers" "$out"
+has "frag --types --json: the walk note goes to stderr" "meminspect: fragmentation_types: note: walk:" "$err"
+run "$M" --dir "$MM" zones --types
+is "zones --types: usage error" 2 "$rc"
+has "zones --types: says whose option it is" "--types is a frag option" "$err"
 run "$M" --dir "$MM" --json zones
 jq -e '.[0].lowmem_reserve == [0, 933, 933, 933, 933] and .[1].zone == "DMA32" and .[1].nr_free_10 == 224' \
 	>/dev/null <<<"$out"
