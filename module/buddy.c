@@ -40,7 +40,7 @@
 #include "compat.h"
 #include "ksyms.h"
 #include "offline_guard.h"
-#include "show_fops.h"
+#include "zone_walk.h"
 
 /*
  * Migratetype names, as the kernel's migratetype_names[] (not exported)
@@ -386,68 +386,66 @@ static void mi_order_header(struct seq_file *m, const char *prefix)
 		seq_printf(m, " %s%u", prefix, order);
 }
 
-static int mi_buddy_show(struct seq_file *m, void *unused)
+static void mi_buddy_header(struct seq_file *m)
 {
-	struct mi_walk_stats st = {};
-	struct mi_zone_free *zf;
-	int nid, err = 0;
-
-	zf = kmalloc(sizeof(*zf), GFP_KERNEL);
-	if (!zf)
-		return -ENOMEM;
-
 	seq_puts(m, "node zone migratetype pageblocks");
 	mi_order_header(m, "order_");
 	seq_puts(m, " free_pages\n");
-
-	for_each_online_node(nid) {
-		pg_data_t *pgdat = NODE_DATA(nid);
-		unsigned int z;
-
-		for (z = 0; z < ARRAY_SIZE(pgdat->node_zones); z++) {
-			struct zone *zone = &pgdat->node_zones[z];
-			unsigned long pageblocks[MI_NR_MT] = {};
-			unsigned int mt, order;
-
-			if (!populated_zone(zone))
-				continue;
-			err = mi_walk_zone(zone, zf, &st);
-			if (err)
-				goto out;
-			if (mi_have_pfnblock_mt) {
-				err = mi_count_pageblocks(zone, pageblocks);
-				if (err)
-					goto out;
-			}
-
-			for (mt = 0; mt < MI_NR_MT; mt++) {
-				unsigned long pages = 0;
-
-				seq_printf(m, "%d %s %s", nid, zone->name,
-					   mi_mt_name(mt));
-				if (mi_have_pfnblock_mt)
-					seq_printf(m, " %lu", pageblocks[mt]);
-				else
-					seq_puts(m, " -");
-				for (order = 0; order < MI_NR_ORDERS; order++) {
-					unsigned long n = zf->blocks[order][mt];
-
-					seq_printf(m, " %lu", n);
-					pages += n << order;
-				}
-				seq_printf(m, " %lu\n", pages);
-			}
-			mi_walk_notes(m, nid, zone, zf);
-		}
-	}
-	mi_walk_stats_note(m, &st);
-out:
-	kfree(zf);
-	return err;
 }
 
-MI_SHOW_OPEN(mi_buddy)
-const struct file_operations mi_buddy_fops = MI_SHOW_FOPS(mi_buddy);
+static int mi_buddy_zone(struct seq_file *m, int nid, struct zone *zone,
+			 void *state)
+{
+	struct mi_walk_state *ws = state;
+	struct mi_zone_free *zf = &ws->zf;
+	unsigned long pageblocks[MI_NR_MT] = {};
+	unsigned int mt, order;
+	int err;
+
+	err = mi_walk_zone(zone, zf, &ws->st);
+	if (err)
+		return err;
+	if (mi_have_pfnblock_mt) {
+		err = mi_count_pageblocks(zone, pageblocks);
+		if (err)
+			return err;
+	}
+	for (mt = 0; mt < MI_NR_MT; mt++) {
+		unsigned long pages = 0;
+
+		seq_printf(m, "%d %s %s", nid, zone->name, mi_mt_name(mt));
+		if (mi_have_pfnblock_mt)
+			seq_printf(m, " %lu", pageblocks[mt]);
+		else
+			seq_puts(m, " -");
+		for (order = 0; order < MI_NR_ORDERS; order++) {
+			unsigned long n = zf->blocks[order][mt];
+
+			seq_printf(m, " %lu", n);
+			pages += n << order;
+		}
+		seq_printf(m, " %lu\n", pages);
+	}
+	mi_walk_notes(m, nid, zone, zf);
+	return 0;
+}
+
+void mi_walk_state_footer(struct seq_file *m, void *state)
+{
+	struct mi_walk_state *ws = state;
+
+	mi_walk_stats_note(m, &ws->st);
+}
+
+static const struct mi_zone_table mi_buddy_zone_table = {
+	.header = mi_buddy_header,
+	.zone = mi_buddy_zone,
+	.footer = mi_walk_state_footer,
+	.state_size = sizeof(struct mi_walk_state),
+	.tally_size = MI_WALK_STATE_TALLY,
+};
+
+MI_ZONE_TABLE_FOPS(mi_buddy, &mi_buddy_zone_table);
 
 void mi_buddy_init(void)
 {

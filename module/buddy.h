@@ -7,10 +7,12 @@
 #ifndef MI_BUDDY_H
 #define MI_BUDDY_H
 
+#include <linux/build_bug.h>
 #include <linux/fs.h>
 #include <linux/kernel.h>
 #include <linux/mmzone.h>
 #include <linux/seq_file.h>
+#include <linux/stddef.h>
 #include <linux/types.h>
 
 #include "params.h"
@@ -34,6 +36,23 @@ struct mi_zone_free {
 	unsigned int tries[MI_NR_ORDERS];
 	bool stable[MI_NR_ORDERS];
 };
+
+/*
+ * The per-open state of a table that walks the free lists (buddy,
+ * fragmentation_types): the walk's cost added up over every zone for the
+ * "# walk:" note, first (the tally zone_walk.h puts back when a node is
+ * shown again), then one zone's lists.
+ */
+struct mi_walk_state {
+	struct mi_walk_stats st;
+	struct mi_zone_free zf;
+};
+
+#define MI_WALK_STATE_TALLY	sizeof(struct mi_walk_stats)
+static_assert(offsetof(struct mi_walk_state, st) == 0);
+
+/* The "# walk:" note after the last node. */
+void mi_walk_state_footer(struct seq_file *m, void *state);
 
 const char *mi_mt_name(unsigned int mt);
 int mi_walk_zone(struct zone *zone, struct mi_zone_free *zf,

@@ -27,7 +27,7 @@
 
 #include "buddy.h"
 #include "frag_math.h"
-#include "show_fops.h"
+#include "zone_walk.h"
 
 /* ---- fragmentation: from nr_free ---- */
 
@@ -51,7 +51,8 @@ static void mi_read_nr_free(const struct zone *zone, unsigned long *blocks)
 	}
 }
 
-static void mi_frag_zone(struct seq_file *m, int nid, const struct zone *zone)
+static int mi_frag_zone(struct seq_file *m, int nid, struct zone *zone,
+			void *state)
 {
 	unsigned long blocks[MI_NR_ORDERS];
 	unsigned int order, k;
@@ -69,29 +70,20 @@ static void mi_frag_zone(struct seq_file *m, int nid, const struct zone *zone)
 			   mi_unusable_index(order, &info),
 			   mi_extfrag_index(order, &info));
 	}
-}
-
-static int mi_frag_show(struct seq_file *m, void *unused)
-{
-	int nid;
-
-	seq_puts(m, "node zone order free_blocks avail_blocks unusable_permille extfrag_permille\n");
-	for_each_online_node(nid) {
-		pg_data_t *pgdat = NODE_DATA(nid);
-		unsigned int z;
-
-		for (z = 0; z < ARRAY_SIZE(pgdat->node_zones); z++) {
-			struct zone *zone = &pgdat->node_zones[z];
-
-			if (populated_zone(zone))
-				mi_frag_zone(m, nid, zone);
-		}
-	}
 	return 0;
 }
 
-MI_SHOW_OPEN(mi_frag)
-const struct file_operations mi_fragmentation_fops = MI_SHOW_FOPS(mi_frag);
+static void mi_frag_header(struct seq_file *m)
+{
+	seq_puts(m, "node zone order free_blocks avail_blocks unusable_permille extfrag_permille\n");
+}
+
+static const struct mi_zone_table mi_frag_zone_table = {
+	.header = mi_frag_header,
+	.zone = mi_frag_zone,
+};
+
+MI_ZONE_TABLE_FOPS(mi_fragmentation, &mi_frag_zone_table);
 
 /* ---- fragmentation_types: from one walk of the free lists ---- */
 
@@ -111,11 +103,17 @@ static void mi_frag_types_header(struct seq_file *m)
 }
 
 /* avail_blocks of one order on one migratetype's lists, and in all */
-static void mi_frag_types_zone(struct seq_file *m, int nid,
-			       const struct zone *zone,
-			       const struct mi_zone_free *zf)
+static int mi_frag_types_zone(struct seq_file *m, int nid, struct zone *zone,
+			      void *state)
 {
+	struct mi_walk_state *ws = state;
+	const struct mi_zone_free *zf = &ws->zf;
 	unsigned int order, k, mt;
+	int err;
+
+	err = mi_walk_zone(zone, &ws->zf, &ws->st);
+	if (err)
+		return err;
 
 	for (order = 0; order < MI_NR_ORDERS; order++) {
 		unsigned long avail[MI_NR_MT], total = 0;
@@ -131,41 +129,16 @@ static void mi_frag_types_zone(struct seq_file *m, int nid,
 			seq_printf(m, " %lu", avail[mt]);
 		seq_putc(m, '\n');
 	}
+	mi_walk_notes(m, nid, zone, zf);
+	return 0;
 }
 
-static int mi_frag_types_show(struct seq_file *m, void *unused)
-{
-	struct mi_walk_stats st = {};
-	struct mi_zone_free *zf;
-	int nid, err = 0;
+static const struct mi_zone_table mi_frag_types_zone_table = {
+	.header = mi_frag_types_header,
+	.zone = mi_frag_types_zone,
+	.footer = mi_walk_state_footer,
+	.state_size = sizeof(struct mi_walk_state),
+	.tally_size = MI_WALK_STATE_TALLY,
+};
 
-	zf = kmalloc(sizeof(*zf), GFP_KERNEL);
-	if (!zf)
-		return -ENOMEM;
-
-	mi_frag_types_header(m);
-	for_each_online_node(nid) {
-		pg_data_t *pgdat = NODE_DATA(nid);
-		unsigned int z;
-
-		for (z = 0; z < ARRAY_SIZE(pgdat->node_zones); z++) {
-			struct zone *zone = &pgdat->node_zones[z];
-
-			if (!populated_zone(zone))
-				continue;
-			err = mi_walk_zone(zone, zf, &st);
-			if (err)
-				goto out;
-			mi_frag_types_zone(m, nid, zone, zf);
-			mi_walk_notes(m, nid, zone, zf);
-		}
-	}
-	mi_walk_stats_note(m, &st);
-out:
-	kfree(zf);
-	return err;
-}
-
-MI_SHOW_OPEN(mi_frag_types)
-const struct file_operations mi_fragmentation_types_fops =
-	MI_SHOW_FOPS(mi_frag_types);
+MI_ZONE_TABLE_FOPS(mi_fragmentation_types, &mi_frag_types_zone_table);

@@ -27,6 +27,7 @@
 #include "ksyms.h"
 #include "show_fops.h"
 #include "summary.h"
+#include "zone_walk.h"
 
 /*
  * Helpers that are not exported, resolved once by mi_summary_init() and
@@ -292,36 +293,29 @@ static void mi_resolve_unaccounted(void)
 static void mi_read_zones(struct mi_summary *s)
 {
 	unsigned long managed = 0, pcp = 0, above_costly = 0;
+	struct zone *zone;
 	int highest = -1;
-	int nid, cpu;
+	int cpu;
 
-	for_each_online_node(nid) {
-		pg_data_t *pgdat = NODE_DATA(nid);
-		unsigned int z;
+	for (zone = mi_next_populated_zone(NULL); zone;
+	     zone = mi_next_populated_zone(zone)) {
+		unsigned int order;
 
-		for (z = 0; z < ARRAY_SIZE(pgdat->node_zones); z++) {
-			struct zone *zone = &pgdat->node_zones[z];
-			unsigned int order;
+		managed += zone_managed_pages(zone);
+		for_each_online_cpu(cpu)
+			pcp += mi_zone_pcp_count(zone, cpu);
 
-			if (!populated_zone(zone))
+		for (order = 0; order < ARRAY_SIZE(zone->free_area); order++) {
+			struct free_area *area = &zone->free_area[order];
+			unsigned long nr;
+
+			/* racy by design: see above */
+			nr = data_race(READ_ONCE(area->nr_free));
+			if (!nr)
 				continue;
-			managed += zone_managed_pages(zone);
-			for_each_online_cpu(cpu)
-				pcp += mi_zone_pcp_count(zone, cpu);
-
-			for (order = 0; order < ARRAY_SIZE(zone->free_area);
-			     order++) {
-				struct free_area *area = &zone->free_area[order];
-				unsigned long nr;
-
-				/* racy by design: see above */
-				nr = data_race(READ_ONCE(area->nr_free));
-				if (!nr)
-					continue;
-				highest = max_t(int, highest, order);
-				if (order > PAGE_ALLOC_COSTLY_ORDER)
-					above_costly += nr << order;
-			}
+			highest = max_t(int, highest, order);
+			if (order > PAGE_ALLOC_COSTLY_ORDER)
+				above_costly += nr << order;
 		}
 	}
 	mi_set_pages(&s->managed, managed);

@@ -20,7 +20,7 @@
 #include "buddy.h"
 #include "capabilities.h"
 #include "compat.h"
-#include "show_fops.h"
+#include "zone_walk.h"
 #include "zones.h"
 
 enum {
@@ -34,7 +34,8 @@ static struct mi_cap mi_zones_caps[MI_NR_ROWS] = {
 
 static struct mi_cap_table mi_zones_table;
 
-static void mi_zone_row(struct seq_file *m, int nid, struct zone *zone)
+static int mi_zone_row(struct seq_file *m, int nid, struct zone *zone,
+		       void *state)
 {
 	unsigned long boost, pcp = 0;
 	unsigned int i;
@@ -60,34 +61,25 @@ static void mi_zone_row(struct seq_file *m, int nid, struct zone *zone)
 		seq_printf(m, " %lu", /* racy by design, as /proc/buddyinfo */
 			   data_race(READ_ONCE(zone->free_area[i].nr_free)));
 	seq_putc(m, '\n');
+	return 0;
 }
 
-static int mi_zones_show(struct seq_file *m, void *unused)
+static void mi_zones_header(struct seq_file *m)
 {
 	unsigned int i;
-	int nid;
 
 	seq_puts(m, "node zone start_pfn spanned present managed free min low high boost pcp lowmem_reserve");
 	for (i = 0; i < MI_NR_ORDERS; i++)
 		seq_printf(m, " nr_free_%u", i);
 	seq_putc(m, '\n');
-
-	for_each_online_node(nid) {
-		pg_data_t *pgdat = NODE_DATA(nid);
-		unsigned int z;
-
-		for (z = 0; z < ARRAY_SIZE(pgdat->node_zones); z++) {
-			struct zone *zone = &pgdat->node_zones[z];
-
-			if (populated_zone(zone))
-				mi_zone_row(m, nid, zone);
-		}
-	}
-	return 0;
 }
 
-MI_SHOW_OPEN(mi_zones)
-const struct file_operations mi_zones_fops = MI_SHOW_FOPS(mi_zones);
+static const struct mi_zone_table mi_zones_zone_table = {
+	.header = mi_zones_header,
+	.zone = mi_zone_row,
+};
+
+MI_ZONE_TABLE_FOPS(mi_zones, &mi_zones_zone_table);
 
 void mi_zones_init(void)
 {
