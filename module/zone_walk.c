@@ -18,8 +18,11 @@ struct mi_zone_iter {
 	void *tally;		/* the tally as it was before shown_nid's first show */
 };
 
-/* The footer's record: not a node (nodes are nid + 1). */
-#define MI_ZONE_FOOTER	((void *)-1L)
+/*
+ * The footer's record: not a node (nodes are nid + 1, never NULL), and not
+ * an ERR_PTR, which seq_file would take for a failed start().
+ */
+#define MI_ZONE_FOOTER	((void *)(long)(MAX_NUMNODES + 1))
 
 static void *mi_zone_record(struct mi_zone_iter *it, loff_t pos)
 {
