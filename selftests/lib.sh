@@ -29,41 +29,19 @@ MI_TAP_COUNTER=${MI_TAP_COUNTER:-${TMPDIR:-/tmp}/meminspect-tap.count}
 
 # ---- TAP ------------------------------------------------------------------
 
-tap_count()
-{
-	cat "$MI_TAP_COUNTER" 2>/dev/null || echo 0
-}
-
-_tap_next()
-{
-	_n=$(($(tap_count) + 1))
-	echo "$_n" > "$MI_TAP_COUNTER"
-}
+# The writer is tap.sh's; these are the selftests' short names for it.  The count is run.sh's
+# MI_TAP_COUNTER file, so results from every test file and subshell are numbered in one run.
+TAP_COUNTER=$MI_TAP_COUNTER
+export TAP_COUNTER
+. "$ST_DIR/tap.sh"
 
 # diag TEXT...: a TAP diagnostic line
-diag()
-{
-	echo "# $*"
-}
+diag() { tap_diag "$*"; }
 
 # ok DESC / fail DESC / skip DESC REASON
-ok()
-{
-	_tap_next
-	echo "ok $_n - $*"
-}
-
-fail()
-{
-	_tap_next
-	echo "not ok $_n - $*"
-}
-
-skip()
-{
-	_tap_next
-	echo "ok $_n - $1 # SKIP $2"
-}
+ok() { tap_ok "$@"; }
+fail() { tap_fail "$@"; }
+skip() { tap_skip "$@"; }
 
 # check DESC COMMAND...: ok if COMMAND succeeds
 check()

@@ -21,7 +21,7 @@ else
 fi
 export MI_DIR MI_KO MI_TEST_KO MI_READER MI_DEBUGFS MI_PAGE_KB
 
-echo 0 > "$MI_TAP_COUNTER" || exit 1
+echo "0 0" > "$MI_TAP_COUNTER" || exit 1
 echo "TAP version 13"
 diag "meminspect selftests: kernel ${MI_KERNEL:-?} ($(uname -r)), $(nproc) CPUs," \
 	"MemTotal $(meminfo MemTotal) kB"

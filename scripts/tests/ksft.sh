@@ -8,9 +8,10 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
-cp "$top"/selftests/{run.sh,ksft.sh,lib.sh} "$t/"
+cp "$top"/selftests/{run.sh,ksft.sh,tap.sh,lib.sh} "$t/"
 mkdir "$t/copy"
-n=0
+. "$top/selftests/tap.sh"
+tap_open
 
 # case DESC WANT-STATUS WANT-PLAN BODY: BODY is the test file after lib.sh is sourced
 case_() {
@@ -19,13 +20,8 @@ case_() {
 	chmod +x "$t/test_case.sh"
 	(cd "$t" && env -u MI_TAP_COUNTER MI_DIR="$t/copy" ./test_case.sh) >"$t/out" 2>&1
 	rc=$?
-	n=$((n + 1))
-	if [ "$rc" = "$want" ] && grep -qx "1\.\.$plan" "$t/out" && grep -q '^TAP version 13' "$t/out"; then
-		echo "ok $n - ksft.sh: $desc: exit $rc, plan 1..$plan"
-	else
-		echo "not ok $n - ksft.sh: $desc: exit $rc (want $want), plan 1..$plan wanted"
-		sed 's/^/# /' "$t/out"
-	fi
+	[ "$rc" = "$want" ] && grep -qx "1\.\.$plan" "$t/out" && grep -q '^TAP version 13' "$t/out"
+	tap_result $? "ksft.sh: $desc: exit $rc (want $want), plan 1..$plan" "$(cat "$t/out")"
 }
 
 case_ "all pass" 0 2 'ok "one"; ok "two"'
@@ -37,11 +33,6 @@ case_ "no result" 1 1 'diag "nothing"'
 # Under run.sh (MI_TAP_COUNTER set) a test file is not handed to ksft.sh: no plan of its own.
 printf '#!/bin/sh\n. "$(dirname "$0")/lib.sh"\nok "one"\n' >"$t/test_case.sh"
 (cd "$t" && MI_DIR="$t/copy" ./run.sh test_case.sh) >"$t/out" 2>&1
-n=$((n + 1))
-if grep -qx 'ok 1 - one' "$t/out" && ! grep -q '^1\.\.' "$t/out"; then
-	echo "ok $n - run.sh: a test file under our runner prints no plan (the host adds it)"
-else
-	echo "not ok $n - run.sh: a test file under our runner"
-	sed 's/^/# /' "$t/out"
-fi
-echo "1..$n"
+grep -qx 'ok 1 - one' "$t/out" && ! grep -q '^1\.\.' "$t/out"
+tap_result $? "run.sh: a test file under our runner prints no plan (the host adds it)" "$(cat "$t/out")"
+tap_close

@@ -6,7 +6,8 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
-n=0 bad=0
+. "$here/../selftests/tap.sh"
+tap_open
 
 # case DESC WANT(splat|clean) LINES...
 case_() {
@@ -15,14 +16,8 @@ case_() {
 	printf '%s\r\n' "$@" >"$t/console.log"
 	"$here/splat-scan" "$t/console.log" >"$t/hits"
 	case $? in 0) got=splat ;; 1) got=clean ;; *) got=error ;; esac
-	n=$((n + 1))
-	if [ "$got" = "$want" ]; then
-		echo "ok $n - splat-scan: $desc ($want)"
-	else
-		echo "not ok $n - splat-scan: $desc (want $want, got $got)"
-		sed 's/^/# /' "$t/hits"
-		bad=1
-	fi
+	tap_result "$([ "$got" = "$want" ]; echo $?)" "splat-scan: $desc (want $want, got $got)" \
+		"$(cat "$t/hits")"
 }
 
 BEGIN='[   40.1] meminspect-selftest: expect allocation-failure reports: begin'
@@ -55,12 +50,6 @@ case_ "warn_alloc's stack dump after the window ended" splat "$BEGIN" "$END" "${
 case_ "a headerless stack dump inside a window" splat "$BEGIN" '[   50.0] Call Trace:' "$END"
 "$here/splat-scan" "$t/missing" >/dev/null 2>&1
 rc=$?
-n=$((n + 1))
-if [ "$rc" -gt 1 ]; then
-	echo "ok $n - splat-scan: an unreadable console log is an error (exit $rc), not a clean run"
-else
-	echo "not ok $n - splat-scan: an unreadable console log is an error, not a clean run (exit $rc)"
-	bad=1
-fi
-echo "1..$n"
-exit "$bad"
+tap_result "$([ "$rc" -gt 1 ]; echo $?)" \
+	"splat-scan: an unreadable console log is an error, not a clean run (exit $rc)"
+tap_close

@@ -15,33 +15,13 @@ mkdir -p "$tmp/sys/kernel/debug"
 export MEMINSPECT_SYSFS=$tmp/sys
 unset MEMINSPECT_DIR
 
-n=0
-failed=0
-
-ok() { # STATUS DESCRIPTION [DIAGNOSTIC]
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
-		[ -n "${3:-}" ] && sed 's/^/#   /' <<<"$3"
-	fi
-	return 0
-}
-
-is() { # DESCRIPTION WANT GOT
-	if [ "$2" == "$3" ]; then ok 0 "$1"; else ok 1 "$1" "want: $2"$'\n'"got:  $3"; fi
-}
-
-has() { # DESCRIPTION NEEDLE HAYSTACK
-	if [[ "$3" == *"$2"* ]]; then ok 0 "$1"; else ok 1 "$1" "no '$2' in: $3"; fi
-}
-
-skip() {
-	n=$((n + 1))
-	echo "ok $n - $1 # SKIP $2"
-}
+# the one TAP writer (selftests/tap.sh); the names these tests use for it
+. "$here/../../selftests/tap.sh"
+tap_open
+ok() { tap_result "$@"; }	# STATUS DESCRIPTION [DIAGNOSTIC]
+is() { tap_is "$@"; }		# DESCRIPTION WANT GOT
+has() { tap_has "$@"; }		# DESCRIPTION NEEDLE HAYSTACK
+skip() { tap_skip "$@"; }	# DESCRIPTION REASON
 
 # wait_grep REGEX FILE: until FILE has a line matching REGEX, 10 s at most
 # (a --watch reader's first round is out)
@@ -171,7 +151,8 @@ for f in "$FX"/module/* "$FX"/procmem/* "$FX"/slabs/* "$FX"/fault/* "$FX"/mm/* "
 	}' "$tmp/parsed"
 done
 # shellcheck disable=SC2016
-busybox sh -c '. "$1"; while read -r f k c; do mi_lookup "$f" "$k" "$c" || echo "(no answer)"; done <"$2"' \
+ST_DIR=${lib%/lib.sh} MI_TAP_COUNTER=$tmp/lookup.count busybox sh -c \
+	'. "$1"; while read -r f k c; do mi_lookup "$f" "$k" "$c" || echo "(no answer)"; done <"$2"' \
 	sh "$lib" "$tmp/queries" >"$tmp/got" 2>&1
 nq=$(wc -l <"$tmp/queries")
 [ "$nq" -gt 300 ]
@@ -779,5 +760,4 @@ has "zones value not an integer: message" "zones:2: value is not an integer '12k
 
 . "$here/fault.sh"
 
-echo "1..$n"
-[ "$failed" -eq 0 ]
+tap_close

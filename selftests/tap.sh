@@ -1,0 +1,148 @@
+# SPDX-License-Identifier: GPL-2.0
+# The one TAP writer of meminspect, sourced by every script that reports results: the
+# selftests in the guest (through lib.sh), and on the host lint, check, the reader's tests,
+# export-check, packaging-check, the runner's tests and the kselftest, bundle and deb checks.
+# POSIX sh: the guest has busybox ash; the host scripts are bash.
+#
+#   tap_open [FILE]          start counting from 0; with FILE, "TAP version 13" and every
+#                            later line also go to FILE (the results always go to stdout)
+#   tap_ok DESC              tap_fail DESC             tap_skip DESC REASON
+#   tap_result STATUS DESC [DIAG]   ok when STATUS is 0, else not ok with DIAG's lines
+#   tap_is DESC WANT GOT     tap_has DESC NEEDLE HAYSTACK
+#   tap_check DESC CMD...    ok when CMD succeeds, else not ok with its last 30 lines
+#   tap_diag TEXT...         "# TEXT"; without TEXT, each line of stdin
+#   tap_count                results so far          tap_failures   failures so far
+#   tap_close                the plan "1..N" (stdout and FILE); status 1 if any failed
+#
+# The counts live in a file (TAP_COUNTER: "RESULTS FAILURES"), so results written from
+# subshells and child scripts count too and the numbers grow across all of them: run.sh
+# numbers every selftest file's results in one sequence this way.
+
+_tap_line()
+{
+	echo "$1"
+	[ -z "${TAP_FILE:-}" ] || echo "$1" >>"$TAP_FILE"
+}
+
+_tap_read()
+{
+	_tap_n=0 _tap_f=0
+	[ -n "${TAP_COUNTER:-}" ] && [ -r "$TAP_COUNTER" ] && read -r _tap_n _tap_f <"$TAP_COUNTER"
+	_tap_f=${_tap_f:-0}
+}
+
+# _tap_next FAILED(0|1): the next result's number in $_tap_n
+_tap_next()
+{
+	if [ -z "${TAP_COUNTER:-}" ]; then
+		TAP_COUNTER=$(mktemp "${TMPDIR:-/tmp}/meminspect-tap.XXXXXX") || return 1
+		echo "0 0" >"$TAP_COUNTER"
+		export TAP_COUNTER
+	fi
+	_tap_read
+	_tap_n=$((_tap_n + 1))
+	_tap_f=$((_tap_f + $1))
+	echo "$_tap_n $_tap_f" >"$TAP_COUNTER"
+}
+
+tap_open()
+{
+	TAP_FILE=${1:-}
+	if [ -z "${TAP_COUNTER:-}" ]; then
+		TAP_COUNTER=$(mktemp "${TMPDIR:-/tmp}/meminspect-tap.XXXXXX") || return 1
+		export TAP_COUNTER
+	fi
+	echo "0 0" >"$TAP_COUNTER"
+	[ -z "$TAP_FILE" ] || echo "TAP version 13" >"$TAP_FILE"
+}
+
+tap_ok()
+{
+	_tap_next 0
+	_tap_line "ok $_tap_n - $*"
+}
+
+tap_fail()
+{
+	_tap_next 1
+	_tap_line "not ok $_tap_n - $*"
+}
+
+tap_skip()
+{
+	_tap_next 0
+	_tap_line "ok $_tap_n - $1 # SKIP $2"
+}
+
+tap_diag()
+{
+	if [ $# -gt 0 ]; then
+		_tap_line "# $*"
+	else
+		while IFS= read -r _tap_l || [ -n "$_tap_l" ]; do
+			_tap_line "# $_tap_l"
+		done
+	fi
+}
+
+tap_result()
+{
+	if [ "$1" -eq 0 ]; then
+		tap_ok "$2"
+	else
+		tap_fail "$2"
+		[ -z "${3:-}" ] || printf '%s\n' "$3" | while IFS= read -r _tap_l || [ -n "$_tap_l" ]; do
+			_tap_line "#   $_tap_l"
+		done
+	fi
+	return 0
+}
+
+tap_is()
+{
+	if [ "$2" = "$3" ]; then
+		tap_ok "$1"
+	else
+		tap_result 1 "$1" "want: $2
+got:  $3"
+	fi
+}
+
+tap_has()
+{
+	case $3 in
+	*"$2"*) tap_ok "$1" ;;
+	*) tap_result 1 "$1" "no '$2' in: $3" ;;
+	esac
+}
+
+tap_check()
+{
+	_tap_desc=$1
+	shift
+	if _tap_out=$("$@" 2>&1); then
+		tap_ok "$_tap_desc"
+	else
+		tap_fail "$_tap_desc"
+		printf '%s\n' "$_tap_out" | tail -n 30 | tap_diag
+	fi
+}
+
+tap_count()
+{
+	_tap_read
+	echo "$_tap_n"
+}
+
+tap_failures()
+{
+	_tap_read
+	echo "$_tap_f"
+}
+
+tap_close()
+{
+	_tap_read
+	_tap_line "1..$_tap_n"
+	[ "$_tap_f" -eq 0 ]
+}
