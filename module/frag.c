@@ -65,10 +65,20 @@ static int mi_frag_zone(struct seq_file *m, int nid, struct zone *zone,
 		mi_fill_contig(blocks, MI_NR_ORDERS, order, &info);
 		for (k = order; k < MI_NR_ORDERS; k++)
 			ge += blocks[k];
-		seq_printf(m, "%d %s %u %lu %lu %d %d\n", nid, zone->name,
-			   order, ge, info.free_blocks_suitable,
-			   mi_unusable_index(order, &info),
-			   mi_extfrag_index(order, &info));
+		/*
+		 * seq_put_decimal_*() rather than one seq_printf(): the
+		 * format parsing was most of the cost of a read, which is
+		 * meant to stay near extfrag/'s (docs/bench.md)
+		 */
+		seq_put_decimal_ll(m, "", nid);
+		seq_putc(m, ' ');
+		seq_puts(m, zone->name);
+		seq_put_decimal_ull(m, " ", order);
+		seq_put_decimal_ull(m, " ", ge);
+		seq_put_decimal_ull(m, " ", info.free_blocks_suitable);
+		seq_put_decimal_ll(m, " ", mi_unusable_index(order, &info));
+		seq_put_decimal_ll(m, " ", mi_extfrag_index(order, &info));
+		seq_putc(m, '\n');
 	}
 	return 0;
 }
