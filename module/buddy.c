@@ -448,7 +448,8 @@ void mi_buddy_init(void)
 			   MI_PFNBLOCK_MT_SYM);
 	} else {
 		mi_cap_set(&caps[MI_ROW_PAGEBLOCKS], false,
-			   "symbol %s not found", MI_PFNBLOCK_MT_SYM);
+			   "symbol %s not found%s", MI_PFNBLOCK_MT_SYM,
+			   mi_ksyms_scope());
 	}
 	if (IS_ENABLED(CONFIG_PREEMPT_RT))
 		mi_cap_set(&caps[MI_ROW_WALK], true,

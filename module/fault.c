@@ -702,10 +702,15 @@ int mi_fault_init(struct dentry *parent)
 		   "cgroup_get_from_path at write, task_under_cgroup_hierarchy (cgroup v2)");
 #ifdef MI_HAVE_SYNCHRONIZE_RCU_TASKS
 	mi_cap_set(&mi_fault_caps[R_FILE], true,
-		   "directory fault/: fault injection knobs, settings, stats, log (docs/fault.md); unload waits for tasks on the ftrace trampoline (synchronize_rcu_tasks)");
+		   "directory fault/: fault injection knobs, settings, stats, log (docs/fault.md); unload waits for tasks on %s (synchronize_rcu_tasks)",
+		   MI_FAULT_RET_PATH);
 #else
+	/* compat.h, mi_synchronize_rcu_tasks(): why the wait is needed */
 	mi_cap_set(&mi_fault_caps[R_FILE], true,
-		   "directory fault/: fault injection knobs, settings, stats, log (docs/fault.md); synchronize_rcu_tasks not exported: unload does not wait for tasks on the ftrace trampoline");
+		   IS_ENABLED(CONFIG_PREEMPTION) ?
+		   "directory fault/: fault injection knobs, settings, stats, log (docs/fault.md); synchronize_rcu_tasks not exported: unload does not wait for tasks on %s" :
+		   "directory fault/: fault injection knobs, settings, stats, log (docs/fault.md); synchronize_rcu_tasks not exported, nor needed: the kernel is not preemptible (no CONFIG_PREEMPTION), no task is switched out on %s",
+		   MI_FAULT_RET_PATH);
 #endif
 
 	mi_fault.dir = debugfs_create_dir("fault", parent);

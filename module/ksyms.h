@@ -20,4 +20,17 @@ void mi_ksyms_exit(void);
 bool mi_ksyms_available(void);
 unsigned long mi_ksym(const char *name);
 
+/*
+ * Appended to every "symbol NAME not found" detail.  Without
+ * CONFIG_KALLSYMS_ALL (Debian's arm64 6.1) kallsyms holds functions only
+ * ("kallsyms: include all symbols in kallsyms", v2.6.12 Kconfig), so no
+ * variable (slab_caches, hstates, __start_BTF ...) can be found through it:
+ * the detail says so instead of blaming the kernel for lacking the symbol.
+ */
+static inline const char *mi_ksyms_scope(void)
+{
+	return IS_ENABLED(CONFIG_KALLSYMS_ALL) ? "" :
+		" (kallsyms lists functions only: CONFIG_KALLSYMS_ALL is not set)";
+}
+
 #endif /* MI_KSYMS_H */

@@ -1117,7 +1117,8 @@ static void mi_missing(struct mi_cap *cap, const char *sym)
 			   "needs %s (not exported) but ksyms is unavailable",
 			   sym);
 	else
-		mi_cap_set(cap, false, "symbol %s not found", sym);
+		mi_cap_set(cap, false, "symbol %s not found%s", sym,
+			   mi_ksyms_scope());
 }
 
 void mi_procmem_init(void)

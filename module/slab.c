@@ -321,8 +321,9 @@ void mi_slab_init(void)
 	L.caches = (struct list_head *)mi_ksym("slab_caches");
 	L.mutex = (struct mutex *)mi_ksym("slab_mutex");
 	if (!L.caches || !L.mutex) {
-		snprintf(L.why, sizeof(L.why), "symbol %s not found",
-			 L.caches ? "slab_mutex" : "slab_caches");
+		snprintf(L.why, sizeof(L.why), "symbol %s not found%s",
+			 L.caches ? "slab_mutex" : "slab_caches",
+			 mi_ksyms_scope());
 	} else if (!L.mem[C_NAME].ok || !L.mem[C_LIST].ok ||
 		   !L.mem[C_NODE].ok) {
 		const struct mi_mem *m = !L.mem[C_NAME].ok ? &L.mem[C_NAME] :

@@ -165,7 +165,8 @@ static bool mi_lookup_result(struct mi_cap *cap, const char *name,
 			   "needs %s (not exported) but ksyms is unavailable",
 			   name);
 	else
-		mi_cap_set(cap, false, "symbol %s not found", name);
+		mi_cap_set(cap, false, "symbol %s not found%s", name,
+			   mi_ksyms_scope());
 	return addr;
 }
 
