@@ -706,11 +706,14 @@ int mi_fault_init(struct dentry *parent)
 		   MI_FAULT_RET_PATH);
 #else
 	/* compat.h, mi_synchronize_rcu_tasks(): why the wait is needed */
-	mi_cap_set(&mi_fault_caps[R_FILE], true,
-		   IS_ENABLED(CONFIG_PREEMPTION) ?
-		   "directory fault/: fault injection knobs, settings, stats, log (docs/fault.md); synchronize_rcu_tasks not exported: unload does not wait for tasks on %s" :
-		   "directory fault/: fault injection knobs, settings, stats, log (docs/fault.md); synchronize_rcu_tasks not exported, nor needed: the kernel is not preemptible (no CONFIG_PREEMPTION), no task is switched out on %s",
-		   MI_FAULT_RET_PATH);
+	if (IS_ENABLED(CONFIG_PREEMPTION))
+		mi_cap_set(&mi_fault_caps[R_FILE], true,
+			   "directory fault/: fault injection knobs, settings, stats, log (docs/fault.md); synchronize_rcu_tasks not exported: unload does not wait for tasks on %s",
+			   MI_FAULT_RET_PATH);
+	else
+		mi_cap_set(&mi_fault_caps[R_FILE], true,
+			   "directory fault/: fault injection knobs, settings, stats, log (docs/fault.md); synchronize_rcu_tasks not exported, nor needed: the kernel is not preemptible (no CONFIG_PREEMPTION), no task is switched out on %s",
+			   MI_FAULT_RET_PATH);
 #endif
 
 	mi_fault.dir = debugfs_create_dir("fault", parent);
