@@ -3,14 +3,14 @@
 #
 #   make                 module against KDIR (default: the running kernel's build tree) + reader
 #   make KERNEL=6.1      module and helper against a matrix kernel (5.10 6.1 6.12 7.3 6.12-rt
-#                        6.12-arm64, cross-built),
+#                        6.1-arm64 6.12-arm64 7.3-arm64, cross-built),
 #                        fetched into the cache on demand; output in build/KERNEL/
 #   make run             set up, build, boot the default kernel in a VM, print the full report
 #   make check           lint + the whole selftest suite on every kernel, PREEMPT_RT, arm64 and the debug kernel
 #                        (KASAN, lockdep, kmemleak); KERNELS="6.1" for a subset
 
 TOP := $(CURDIR)
-KERNELS ?= 5.10 6.1 6.12 7.3 6.12-arm64 debug
+KERNELS ?= 5.10 6.1 6.12 7.3 6.12-arm64 6.1-arm64 7.3-arm64 debug
 RUN_KERNEL ?= 6.1
 KDIR ?= /lib/modules/$(shell uname -r)/build
 PREFIX ?= /usr/local
@@ -46,8 +46,9 @@ userspace userspace-static:
 selftests-progs:
 	$(MAKE) -s -C selftests
 
-# The static reader and test programs for an arm64 matrix kernel (KERNEL=6.12-arm64),
-# cross-built in its build root (bookworm-cross, scripts/build-roots) from the same Makefiles
+# The static reader and test programs for an arm64 matrix kernel (KERNEL=6.12-arm64 & co.),
+# cross-built in bookworm-cross (scripts/build-roots; for every arm64 kernel: static programs
+# do not depend on the kernel) from the same Makefiles
 # into build/KERNEL/userspace/ and build/KERNEL/selftests/progs/: the host's x86 binaries in
 # userspace/ and selftests/progs/ are untouched.
 CROSS_MAKE = scripts/in-root bookworm-cross -- make -s CC=aarch64-linux-gnu-gcc
@@ -65,7 +66,7 @@ build-kernel: build/$(KERNEL)/module/meminspect.ko build/$(KERNEL)/helper/memins
 	build/$(KERNEL)/kunit/.built
 
 build/$(KERNEL)/module/meminspect.ko: $(MODULE_SRC)
-	@test -n "$(KERNEL)" || { echo "build-kernel needs KERNEL=5.10|6.1|6.12|7.3|6.12-rt|6.12-arm64|debug" >&2; exit 2; }
+	@test -n "$(KERNEL)" || { echo "build-kernel needs KERNEL=5.10|6.1|6.12|7.3|6.12-rt|6.1-arm64|6.12-arm64|7.3-arm64|debug" >&2; exit 2; }
 	@mkdir -p $(@D) && for f in $(MODULE_SRC); do ln -sf $(TOP)/$$f $(@D)/; done
 	scripts/kbuild $(KERNEL) $(@D) W=1 modules
 

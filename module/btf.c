@@ -121,10 +121,16 @@ int mi_btf_open(char *why, size_t len)
 	start = mi_ksym("__start_BTF");
 	stop = mi_ksym("__stop_BTF");
 	if (!start || !stop || stop <= start + MI_BTF_HDR_MIN) {
-		snprintf(why, len, "%s",
-			 mi_ksyms_available() ?
-			 "symbols __start_BTF/__stop_BTF not found (no CONFIG_DEBUG_INFO_BTF?)" :
-			 "needs __start_BTF (not exported) but ksyms is unavailable");
+		if (!mi_ksyms_available())
+			snprintf(why, len,
+				 "needs __start_BTF (not exported) but ksyms is unavailable");
+		else if (IS_ENABLED(CONFIG_KALLSYMS_ALL))
+			snprintf(why, len,
+				 "symbols __start_BTF/__stop_BTF not found (no CONFIG_DEBUG_INFO_BTF?)");
+		else
+			snprintf(why, len,
+				 "symbols __start_BTF/__stop_BTF not found%s",
+				 mi_ksyms_scope());
 		return -ENOENT;
 	}
 	h = (const struct btf_header *)start;

@@ -470,10 +470,24 @@ static inline const char *mi_pss_source(void)
  * cover it; an RCU-tasks grace period does (every task has since scheduled
  * voluntarily or run in user space), as ftrace_shutdown() waits before it
  * frees a trampoline.  synchronize_rcu_tasks() is exported only with
- * CONFIG_TASKS_RCU (probe.sh); without it (5.10: no preemption on the
- * trampoline, the kernel is not preemptible there) false is returned and
- * capabilities says so.
+ * CONFIG_TASKS_RCU (probe.sh); without it (5.10, and Debian's arm64 6.1 and
+ * 6.12: voluntary preemption only, no task is switched out on the way back)
+ * false is returned and capabilities says so.  On arm64 the way back is the
+ * BRK exception's return into mi_fault_ret_null() itself, where a task of a
+ * preemptible kernel (7.3-arm64) can be preempted just the same.
  */
+/*
+ * The way a failed call goes back through this module, named in the fault
+ * row of capabilities: the ftrace path's trampoline (x86-64), or, on arm64
+ * (no KPROBES_ON_FTRACE), the BRK exception's return into the stub itself.
+ * On arm64 the task that is preempted there sits in mi_fault_ret_null().
+ */
+#ifdef CONFIG_ARM64
+#define MI_FAULT_RET_PATH	"the ret stub the breakpoint returns into"
+#else
+#define MI_FAULT_RET_PATH	"the ftrace trampoline"
+#endif
+
 #ifdef MI_HAVE_SYNCHRONIZE_RCU_TASKS
 #include <linux/rcupdate.h>
 static inline bool mi_synchronize_rcu_tasks(void)

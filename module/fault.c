@@ -704,10 +704,18 @@ int mi_fault_init(struct dentry *parent)
 		   "cgroup_get_from_path at write, task_under_cgroup_hierarchy (cgroup v2)");
 #ifdef MI_HAVE_SYNCHRONIZE_RCU_TASKS
 	mi_cap_set(&mi_fault_caps[MI_ROW_FILE], true,
-		   "directory fault/: fault injection knobs, settings, stats, log (docs/fault.md); unload waits for tasks on the ftrace trampoline (synchronize_rcu_tasks)");
+		   "directory fault/: fault injection knobs, settings, stats, log (docs/fault.md); unload waits for tasks on %s (synchronize_rcu_tasks)",
+		   MI_FAULT_RET_PATH);
 #else
-	mi_cap_set(&mi_fault_caps[MI_ROW_FILE], true,
-		   "directory fault/: fault injection knobs, settings, stats, log (docs/fault.md); synchronize_rcu_tasks not exported: unload does not wait for tasks on the ftrace trampoline");
+	/* compat.h, mi_synchronize_rcu_tasks(): why the wait is needed */
+	if (IS_ENABLED(CONFIG_PREEMPTION))
+		mi_cap_set(&mi_fault_caps[MI_ROW_FILE], true,
+			   "directory fault/: fault injection knobs, settings, stats, log (docs/fault.md); synchronize_rcu_tasks not exported: unload does not wait for tasks on %s",
+			   MI_FAULT_RET_PATH);
+	else
+		mi_cap_set(&mi_fault_caps[MI_ROW_FILE], true,
+			   "directory fault/: fault injection knobs, settings, stats, log (docs/fault.md); synchronize_rcu_tasks not exported, nor needed: the kernel is not preemptible (no CONFIG_PREEMPTION), no task is switched out on %s",
+			   MI_FAULT_RET_PATH);
 #endif
 
 	mi_fault.dir = debugfs_create_dir("fault", parent);

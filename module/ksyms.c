@@ -114,9 +114,11 @@ void mi_ksyms_init(void)
 	}
 	mi_lookup_ok = true;
 	mi_cap_set(cap, true,
-		   "kallsyms_lookup_name by kprobe: %s; found functions are called directly (static_call)",
+		   "kallsyms_lookup_name by kprobe: %s; found functions are called directly (static_call)%s",
 		   endbr ? "ENDBR or its sealing NOP before kp.addr (IBT), entry is kp.addr-4" :
-		   "no ENDBR before kp.addr, entry is kp.addr");
+		   "no ENDBR before kp.addr, entry is kp.addr",
+		   IS_ENABLED(CONFIG_KALLSYMS_ALL) ? "" :
+		   "; kallsyms lists functions only (CONFIG_KALLSYMS_ALL is not set): no variable is found");
 out:
 	mi_caps_register(&mi_ksyms_table, mi_ksyms_caps,
 			 ARRAY_SIZE(mi_ksyms_caps));
@@ -185,7 +187,8 @@ void mi_ksym_set_missing(struct mi_cap *cap, const struct mi_ksym_set *set)
 			   "needs %s (not exported) but ksyms is unavailable",
 			   set->missing);
 	else
-		mi_cap_set(cap, false, "symbol %s not found", set->missing);
+		mi_cap_set(cap, false, "symbol %s not found%s", set->missing,
+			   mi_ksyms_scope());
 }
 
 void mi_ksym_set_row(struct mi_cap *cap, const struct mi_ksym_set *set,

@@ -67,4 +67,17 @@ __printf(3, 4)
 void mi_ksym_set_row(struct mi_cap *cap, const struct mi_ksym_set *set,
 		     const char *fmt, ...);
 
+/*
+ * Appended to every "symbol NAME not found" detail.  Without
+ * CONFIG_KALLSYMS_ALL (Debian's arm64 6.1) kallsyms holds functions only
+ * ("kallsyms: include all symbols in kallsyms", v2.6.12 Kconfig), so no
+ * variable (slab_caches, hstates, __start_BTF ...) can be found through it:
+ * the detail says so instead of blaming the kernel for lacking the symbol.
+ */
+static inline const char *mi_ksyms_scope(void)
+{
+	return IS_ENABLED(CONFIG_KALLSYMS_ALL) ? "" :
+		" (kallsyms lists functions only: CONFIG_KALLSYMS_ALL is not set)";
+}
+
 #endif /* MI_KSYMS_H */

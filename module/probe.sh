@@ -149,8 +149,8 @@ grep -q 'define DECL_TOKEN_PARAMS' "$srctree/include/linux/slab.h" &&
 # synchronize_rcu_tasks(): "rcu: Add call_rcu_tasks()" (8315f42295d2, v3.18),
 # built and exported only with CONFIG_TASKS_RCU, which ftrace selects on
 # preemptible kernels to free its trampolines (ftrace_shutdown()).  Debian's
-# 6.1, 6.12 and 7.3 (PREEMPT_DYNAMIC) export it; 5.10 (voluntary preemption,
-# no TASKS_RCU) does not.
+# 6.1, 6.12 and 7.3 (PREEMPT_DYNAMIC) and arm64 7.3 (PREEMPT_LAZY) export
+# it; 5.10 and arm64 6.1 and 6.12 (voluntary preemption, no TASKS_RCU) do not.
 grep -q '[[:space:]]synchronize_rcu_tasks[[:space:]]' "$symvers" 2>/dev/null &&
 	flags="$flags -DMI_HAVE_SYNCHRONIZE_RCU_TASKS"
 

@@ -325,8 +325,9 @@ void mi_slab_init(void)
 	mi_slab.caches = (struct list_head *)mi_ksym("slab_caches");
 	mi_slab.mutex = (struct mutex *)mi_ksym("slab_mutex");
 	if (!mi_slab.caches || !mi_slab.mutex) {
-		snprintf(mi_slab.why, sizeof(mi_slab.why), "symbol %s not found",
-			 mi_slab.caches ? "slab_mutex" : "slab_caches");
+		snprintf(mi_slab.why, sizeof(mi_slab.why), "symbol %s not found%s",
+			 mi_slab.caches ? "slab_mutex" : "slab_caches",
+			 mi_ksyms_scope());
 	} else if (!mi_slab.mem[MI_KC_NAME].ok || !mi_slab.mem[MI_KC_LIST].ok ||
 		   !mi_slab.mem[MI_KC_NODE].ok) {
 		const struct mi_mem *mem = mi_slab.mem;

@@ -1,7 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # capabilities: the file parses, lists every file of $MI_DIR exactly once,
-# and its summary.* field rows agree with what summary shows.
+# its summary.* field rows agree with what summary shows, and the reasons it
+# gives about the kernel (symbols not found, preemption, the probe's way
+# back) hold for the running kernel.
 . "${ST_DIR:-$(dirname "$0")}/lib.sh"
 
 T=$(mi_tmpdir caps) || exit 1
@@ -164,5 +166,109 @@ else
 	fail "summary: every '-' has a summary.FIELD row saying no"
 	diag "without a 'no' row:$unexplained"
 fi
+
+# -- reasons against the running kernel ---------------------------------------
+# What the rows say about the kernel, checked against the kernel itself:
+# /proc/kallsyms for symbols, uname -v for preemption.
+
+# The symbols the rows name, looked up in one pass over /proc/kallsyms (a
+# grep per symbol over its ~50000 lines took minutes under TCG): $T/ksyms
+# holds those of them that kallsyms lists.
+awk 'NR > 1 && !/^#/ && $3 == "no" && / not found/' "$T/caps" > "$T/notfound"
+sed -n 's/.*symbols\{0,1\} \([A-Za-z0-9_/]*\) not found.*/\1/p' "$T/notfound" |
+	tr '/' '\n' > "$T/want"
+printf 'init_task\nsynchronize_rcu_tasks\n' >> "$T/want"
+awk 'NR == FNR { want[$1] = 1; next } $3 in want { print $3 }' "$T/want" /proc/kallsyms |
+	sort -u > "$T/ksyms"
+# Variables are in kallsyms only with CONFIG_KALLSYMS_ALL (Debian's arm64 6.1
+# lacks it; without it kallsyms still lists the few data symbols that lie in
+# the text sections, so the test is one variable every kernel has).
+if grep -qx init_task "$T/ksyms"; then
+	kvars=yes
+else
+	kvars=no
+fi
+# the answer a reason must give to "is CONFIG_KALLSYMS_ALL to blame?"
+if [ "$kvars" = yes ]; then want=no; else want=yes; fi
+diag "kallsyms lists variables (init_task): $kvars"
+deny=$(cat /sys/module/meminspect/parameters/ksyms_deny 2>/dev/null)
+
+# Every "symbol S not found" (or "symbols A/B not found"): S really is
+# missing from kallsyms, and the reason says why a variable cannot be found
+# exactly where kallsyms lists none.
+while read -r name _ _ detail; do
+	syms=$(echo "$detail" | sed -n 's/.*symbols\{0,1\} \([A-Za-z0-9_/]*\) not found.*/\1/p' | tr '/' ' ')
+	[ -n "$syms" ] || continue
+	for sym in $syms; do
+		case ",$deny," in
+		*",$sym,"*) diag "$name: $sym is in ksyms_deny"; continue ;;
+		esac
+		if grep -qx "$sym" "$T/ksyms"; then
+			fail "$name says $sym not found: kallsyms has no $sym"
+		else
+			ok "$name says $sym not found: kallsyms has no $sym"
+		fi
+	done
+	case $detail in
+	*"CONFIG_KALLSYMS_ALL is not set"*) said=yes ;;
+	*) said=no ;;
+	esac
+	if [ "$said" = "$want" ]; then
+		ok "$name: blames CONFIG_KALLSYMS_ALL ($said) iff kallsyms lists no variables ($kvars)"
+	else
+		fail "$name: blames CONFIG_KALLSYMS_ALL ($said) iff kallsyms lists no variables ($kvars)"
+		diag "$name: $detail"
+	fi
+done < "$T/notfound"
+
+d=$(cap_detail ksyms "$T/caps")
+case $d in
+*"CONFIG_KALLSYMS_ALL is not set"*) said=yes ;;
+*) said=no ;;
+esac
+if [ "$(cap_available ksyms "$T/caps")" = no ]; then
+	skip "ksyms: says whether kallsyms lists variables" "ksyms is unavailable: $d"
+elif [ "$said" = "$want" ]; then
+	ok "ksyms: says kallsyms lists functions only ($said) iff it lists no variables ($kvars)"
+else
+	fail "ksyms: says kallsyms lists functions only ($said) iff it lists no variables ($kvars)"
+	diag "ksyms: $d"
+fi
+
+# The fault row: it waits for tasks on the way back through the module where
+# synchronize_rcu_tasks exists; it calls the wait not needed only where the
+# kernel is not preemptible (uname -v names PREEMPT, PREEMPT_DYNAMIC,
+# PREEMPT_RT); it names the way back that fault.slab's probe kind takes
+# (arm64: a breakpoint returning into the stub; x86-64: the ftrace path).
+d=$(cap_detail fault "$T/caps")
+case $(uname -v) in
+*PREEMPT*) preempt=yes ;;
+*) preempt=no ;;
+esac
+case $d in
+*"unload waits for tasks"*)
+	check "fault: waits for tasks (synchronize_rcu_tasks): kallsyms has synchronize_rcu_tasks" \
+		grep -qx synchronize_rcu_tasks "$T/ksyms"
+	;;
+*"nor needed"*)
+	check "fault: wait not needed: the kernel is not preemptible (uname -v: $(uname -v))" \
+		[ "$preempt" = no ]
+	;;
+*)
+	check "fault: does not wait: the kernel is preemptible (uname -v: $(uname -v))" \
+		[ "$preempt" = yes ]
+	;;
+esac
+case $(cap_detail fault.slab "$T/caps") in
+*"(breakpoint"*) path="ret stub the breakpoint returns into" ;;
+*) path="ftrace trampoline" ;;
+esac
+case $d in
+*"$path"*) ok "fault: names the way back of fault.slab's probe ($path)" ;;
+*)
+	fail "fault: names the way back of fault.slab's probe ($path)"
+	diag "fault: $d"
+	;;
+esac
 
 exit 0
