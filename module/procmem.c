@@ -159,7 +159,7 @@ struct mi_walk {
  * Called by the callbacks before the entries at @addr: stop the walker
  * there when this hold has done its share, or someone waits for the lock
  * (a writer: mmap/munmap of the target), or the CPU is wanted.  At least
- * one PMD is walked per hold, so contention cannot stall the walk.
+ * one PMD or hole is walked per hold, so contention cannot stall the walk.
  */
 static bool mi_walk_stop_at(struct mi_walk *w, unsigned long addr)
 {
@@ -171,7 +171,6 @@ static bool mi_walk_stop_at(struct mi_walk *w, unsigned long addr)
 	w->stop = addr;
 	return true;
 }
-
 
 static void mi_accumulate(struct mi_mss *mss, struct page *page,
 			  unsigned long size, u64 pss, bool dirty, bool locked,

@@ -35,7 +35,10 @@ if ! grep -qw overlay /proc/filesystems; then
 	exit 0
 fi
 diag "overlay: ${ost:-?}"
-cp "$(command -v busybox)" "$T/lower/busybox"
+# the guest's busybox itself (ash's "command -v" names its applets only)
+bb=/bin/busybox
+[ -x "$bb" ] || bb=$(readlink -f /bin/sh)
+cp "$bb" "$T/lower/busybox" || { fail "copy busybox ($bb) into the lower layer"; exit 0; }
 if ! mount -t overlay overlay \
 	-o "lowerdir=$T/lower,upperdir=$T/upper,workdir=$T/work" "$T/merged"; then
 	fail "mount an overlay of two tmpfs directories"
