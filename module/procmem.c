@@ -14,8 +14,9 @@
  * The target is per open file: the reading process unless a pid was
  * written to the file (looked up in the writer's pid namespace; access as
  * for /proc/PID/smaps).  mmap_lock is taken killably, only ever for a
- * bounded chunk of the walk: it is dropped when contended and at least
- * every MI_HOLD_BUDGET units of work, and the walk resumes by address.
+ * bounded part of the walk: our callbacks stop the walker when the lock is
+ * contended and at least every MI_HOLD_BUDGET entries visited, the lock is
+ * dropped, and the walk resumes by address.
  * seq_file calls ->stop() before it copies to user space, so the lock is
  * never held across a copy.
  */
