@@ -542,10 +542,10 @@ static inline struct vm_area_struct *mi_vma_iter_next(struct mi_vma_iter *it)
  * shows the overlay's path and inode, what the user mapped, where the
  * kernel has these helpers: "fs: create helper file_user_path() for user
  * displayed mapped file path" (08582d678fcf, v6.8), used by show_map_vma()
- * from then on, and file_user_inode() ("fs/proc: fix the inode number of
- * overlayfs backing files in maps", Andrii Nakryiko, v6.13, in Debian's
- * 6.12), used for dev and inode.  Before them maps prints f_path and
- * file_inode() of the mapped file (the layer's own, on 5.10 and 6.1).
+ * from then on, and file_user_inode(), the inode maps takes dev and inode
+ * from where fs.h has it (a later upstream change, in Debian's 6.12 and 7.3
+ * headers; its commit is not cited here: not checked).  Before them maps
+ * prints f_path and file_inode() of the mapped file.
  */
 static inline const struct path *mi_file_user_path(const struct file *f)
 {

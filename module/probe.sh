@@ -133,8 +133,9 @@ grep -q 'define VMA_ITERATOR(' "$srctree/include/linux/mm_types.h" \
 	2>/dev/null && flags="$flags -DMI_HAVE_VMA_ITERATOR"
 
 # "fs: create helper file_user_path() for user displayed mapped file path"
-# (08582d678fcf, v6.8) and file_user_inode() (v6.13, in Debian's 6.12):
-# what /proc/PID/maps prints for an overlayfs backing file.
+# (08582d678fcf, v6.8) and file_user_inode() (later; in Debian's 6.12 and
+# 7.3 headers, not 6.1's): what /proc/PID/maps prints for an overlayfs
+# backing file.
 fs_h=$srctree/include/linux/fs.h
 grep -q 'file_user_path(const struct file' "$fs_h" 2>/dev/null &&
 	flags="$flags -DMI_HAVE_FILE_USER_PATH"
