@@ -9,6 +9,7 @@
 #define MI_COMPAT_H
 
 #include <linux/compiler.h>
+#include <linux/fs.h>
 #include <linux/huge_mm.h>
 #include <linux/mm.h>
 #include <linux/mmzone.h>
@@ -501,5 +502,81 @@ static inline bool mi_synchronize_rcu_tasks(void)
 	return false;
 }
 #endif
+
+/*
+ * The VMAs of an mm in address order, from a given address, with one
+ * lookup when placed and none per step.  "mm: add VMA iterator"
+ * (f39af05949a4, v6.1) gave the maple tree's iterator (VMA_ITERATOR(),
+ * vma_iter_init(), vma_next()), and "mm: remove the vma linked list"
+ * (763ecb035029, v6.1) took away the vm_next list that 5.10 walks.
+ * mi_vma_iter_set() places the iterator so that mi_vma_iter_next() returns
+ * the VMA containing or following @addr, then each next one.  mmap_lock
+ * must be held from the set on: after a drop the iterator must be set again.
+ */
+struct mi_vma_iter {
+#ifdef MI_HAVE_VMA_ITERATOR
+	struct vma_iterator vmi;
+#else
+	struct mm_struct *mm;
+	unsigned long addr;
+	struct vm_area_struct *last;	/* NULL: not stepped since the set */
+	bool done;
+#endif
+};
+
+static inline void mi_vma_iter_set(struct mi_vma_iter *it,
+				   struct mm_struct *mm, unsigned long addr)
+{
+#ifdef MI_HAVE_VMA_ITERATOR
+	vma_iter_init(&it->vmi, mm, addr);
+#else
+	it->mm = mm;
+	it->addr = addr;
+	it->last = NULL;
+	it->done = false;
+#endif
+}
+
+static inline struct vm_area_struct *mi_vma_iter_next(struct mi_vma_iter *it)
+{
+#ifdef MI_HAVE_VMA_ITERATOR
+	return vma_next(&it->vmi);
+#else
+	if (it->done)
+		return NULL;
+	it->last = it->last ? it->last->vm_next : find_vma(it->mm, it->addr);
+	it->done = !it->last;
+	return it->last;
+#endif
+}
+
+/*
+ * The path and the inode /proc/PID/maps shows for a mapped file.  A file
+ * opened by overlayfs on the layer below (a "backing file", FMODE_BACKING)
+ * shows the overlay's path and inode, what the user mapped, where the
+ * kernel has these helpers: "fs: create helper file_user_path() for user
+ * displayed mapped file path" (08582d678fcf, v6.8), used by show_map_vma()
+ * from then on, and file_user_inode(), the inode maps takes dev and inode
+ * from where fs.h has it (a later upstream change, in Debian's 6.12 and 7.3
+ * headers; its commit is not cited here: not checked).  Before them maps
+ * prints f_path and file_inode() of the mapped file.
+ */
+static inline const struct path *mi_file_user_path(const struct file *f)
+{
+#ifdef MI_HAVE_FILE_USER_PATH
+	return file_user_path(f);
+#else
+	return &f->f_path;
+#endif
+}
+
+static inline const struct inode *mi_file_user_inode(const struct file *f)
+{
+#ifdef MI_HAVE_FILE_USER_INODE
+	return file_user_inode(f);
+#else
+	return file_inode(f);
+#endif
+}
 
 #endif /* MI_COMPAT_H */

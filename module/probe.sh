@@ -127,6 +127,21 @@ grep -q 'static inline bool pmd_is_huge(' "$huge_mm_h" 2>/dev/null &&
 grep -q 'get_mm_counter_sum(' "$mm_h" 2>/dev/null &&
 	flags="$flags -DMI_HAVE_GET_MM_COUNTER_SUM"
 
+# "mm: add VMA iterator" (f39af05949a4, v6.1): VMA_ITERATOR() and
+# vma_next() over the maple tree; 5.10 has the vm_next list instead.
+grep -q 'define VMA_ITERATOR(' "$srctree/include/linux/mm_types.h" \
+	2>/dev/null && flags="$flags -DMI_HAVE_VMA_ITERATOR"
+
+# "fs: create helper file_user_path() for user displayed mapped file path"
+# (08582d678fcf, v6.8) and file_user_inode() (later; in Debian's 6.12 and
+# 7.3 headers, not 6.1's): what /proc/PID/maps prints for an overlayfs
+# backing file.
+fs_h=$srctree/include/linux/fs.h
+grep -q 'file_user_path(const struct file' "$fs_h" 2>/dev/null &&
+	flags="$flags -DMI_HAVE_FILE_USER_PATH"
+grep -q 'file_user_inode(const struct file' "$fs_h" 2>/dev/null &&
+	flags="$flags -DMI_HAVE_FILE_USER_INODE"
+
 # "mm/shmem.c: make shmem_mapping() inline" (30e6a51dbb05, after v5.10):
 # shmem_mapping() became an inline test of the exported shmem_aops, until
 # "shmem: move shmem_mapping out of line" (Christoph Hellwig, v6.9) made it

@@ -14,8 +14,9 @@
  * The target is per open file: the reading process unless a pid was
  * written to the file (looked up in the writer's pid namespace; access as
  * for /proc/PID/smaps).  mmap_lock is taken killably, only ever for a
- * bounded chunk of the walk: it is dropped when contended and at least
- * every MI_HOLD_BUDGET units of work, and the walk resumes by address.
+ * bounded part of the walk: our callbacks stop the walker when the lock is
+ * contended and at least every MI_HOLD_BUDGET entries visited, the lock is
+ * dropped, and the walk resumes by address.
  * seq_file calls ->stop() before it copies to user space, so the lock is
  * never held across a copy.
  */
@@ -53,7 +54,12 @@
 /* smaps keeps PSS in 1/4096 bytes (PSS_SHIFT in fs/proc/task_mmu.c) */
 #define MI_PSS_SHIFT	12
 
-/* Work between two drops of mmap_lock: a page scanned is 1, a VMA 64. */
+/*
+ * Work between two drops of mmap_lock, by entries visited: a PTE is 1, a
+ * huge PMD as many as the pages it may account one by one, a hole the
+ * walker reports 1, a VMA 64.  Empty upper levels cost nothing (the
+ * walker skips them without a callback, as for smaps).
+ */
 #define MI_HOLD_BUDGET	32768
 #define MI_VMA_COST	64
 
@@ -122,6 +128,50 @@ struct mi_mss {
 	u64 pss_locked;
 	u64 swap_pss;
 };
+
+/*
+ * One walk of @mm.  The caller holds mm_users and, while w->locked,
+ * mmap_lock for read.  Each VMA is walked whole by one walker call, which
+ * our callbacks stop (returning 1, the address to resume from in w->stop)
+ * when the budget is spent or the lock is wanted; the caller then drops
+ * the lock and resumes by address.  The walker's private data is the walk.
+ */
+struct mi_walk {
+	struct mm_struct *mm;
+	struct mi_mss *mss;	/* where the figures go */
+	bool locked;		/* mmap_lock held for read */
+	bool exited;		/* the target exited during the walk */
+	bool moved;		/* a PMD or a hole was walked in this hold */
+	bool reset;		/* the lock was dropped since vmi was placed */
+	unsigned long work;	/* entries visited in this hold */
+	unsigned long stop;	/* where a callback stopped the walk */
+	unsigned long drops;	/* times the lock was dropped */
+	struct mi_vma_iter vmi;	/* the VMAs, in address order */
+	/*
+	 * Shmem swap below this address was counted from the object
+	 * (shmem_swap_usage() of a VMA walked from its start): a VMA found
+	 * there after the lock was dropped (one split at the cursor, or put
+	 * back in its place) must not count it again.  The walk only moves up.
+	 */
+	unsigned long swap_counted;
+};
+
+/*
+ * Called by the callbacks before the entries at @addr: stop the walker
+ * there when this hold has done its share, or someone waits for the lock
+ * (a writer: mmap/munmap of the target), or the CPU is wanted.  At least
+ * one PMD or hole is walked per hold, so contention cannot stall the walk.
+ */
+static bool mi_walk_stop_at(struct mi_walk *w, unsigned long addr)
+{
+	if (!w->moved)
+		return false;
+	if (w->work < MI_HOLD_BUDGET && !mmap_lock_is_contended(w->mm) &&
+	    !need_resched())
+		return false;
+	w->stop = addr;
+	return true;
+}
 
 static void mi_accumulate(struct mi_mss *mss, struct page *page,
 			  unsigned long size, u64 pss, bool dirty, bool locked,
@@ -199,17 +249,30 @@ static void mi_account_swap(struct mi_mss *mss, swp_entry_t entry)
 }
 
 /* A private writable shmem VMA with swapped pages: count per hole. */
-static int mi_shmem_hole(unsigned long addr, unsigned long end,
-			 __always_unused int depth, struct mm_walk *walk)
+static void mi_shmem_swap_range(struct mm_walk *walk, unsigned long addr,
+				unsigned long end)
 {
-	struct mi_mss *mss = walk->private;
+	struct mi_walk *w = walk->private;
 	struct vm_area_struct *vma = walk->vma;
 	struct address_space *mapping = vma->vm_file->f_mapping;
 	pgoff_t first = linear_page_index(vma, addr);
 	pgoff_t last = linear_page_index(vma, end);
 
-	mss->swap += static_call(mi_shmem_partial_swap_usage)(mapping, first,
-							       last);
+	w->mss->swap += static_call(mi_shmem_partial_swap_usage)(mapping,
+								  first, last);
+}
+
+/* The walker's pte_hole: no page table there, so count the object's swap. */
+static int mi_shmem_hole(unsigned long addr, unsigned long end,
+			 __always_unused int depth, struct mm_walk *walk)
+{
+	struct mi_walk *w = walk->private;
+
+	if (mi_walk_stop_at(w, addr))
+		return 1;
+	w->work++;
+	w->moved = true;
+	mi_shmem_swap_range(walk, addr, end);
 	return 0;
 }
 
@@ -231,8 +294,8 @@ static void mi_shmem_holes(struct mm_walk *walk, unsigned long addr,
 		if (b >= nr)
 			break;
 		e = find_next_zero_bit(holes, nr, b);
-		mi_shmem_hole(addr + b * PAGE_SIZE, addr + e * PAGE_SIZE, 0,
-			      walk);
+		mi_shmem_swap_range(walk, addr + b * PAGE_SIZE,
+				    addr + e * PAGE_SIZE);
 		b = e;
 	}
 }
@@ -240,7 +303,7 @@ static void mi_shmem_holes(struct mm_walk *walk, unsigned long addr,
 static void mi_huge_pmd(pmd_t pmdval, unsigned long addr,
 			struct mm_walk *walk)
 {
-	struct mi_mss *mss = walk->private;
+	struct mi_mss *mss = ((struct mi_walk *)walk->private)->mss;
 	struct vm_area_struct *vma = walk->vma;
 	struct page *page;
 
@@ -268,7 +331,8 @@ static void mi_huge_pmd(pmd_t pmdval, unsigned long addr,
 static int mi_pmd_entry(pmd_t *pmd, unsigned long addr, unsigned long end,
 			struct mm_walk *walk)
 {
-	struct mi_mss *mss = walk->private;
+	struct mi_walk *w = walk->private;
+	struct mi_mss *mss = w->mss;
 	struct vm_area_struct *vma = walk->vma;
 	bool locked = vma->vm_flags & VM_LOCKED;
 	bool shmem = walk->ops->pte_hole;	/* holes counted (below) */
@@ -280,12 +344,18 @@ static int mi_pmd_entry(pmd_t *pmd, unsigned long addr, unsigned long end,
 
 	/* Nothing below this PMD is left to the walker: it never splits. */
 	walk->action = ACTION_CONTINUE;
+	/* Stopped before this PMD: it is walked after the lock is retaken. */
+	if (mi_walk_stop_at(w, addr))
+		return 1;
+	w->moved = true;
 
 	if (mi_pmd_is_huge(READ_ONCE(*pmd))) {
 		ptl = pmd_lock(walk->mm, pmd);
 		if (mi_pmd_is_huge(*pmd)) {
 			mi_huge_pmd(*pmd, addr, walk);
 			spin_unlock(ptl);
+			/* mi_account() may visit each of its pages */
+			w->work += HPAGE_PMD_NR;
 			goto out;
 		}
 		spin_unlock(ptl);
@@ -334,6 +404,7 @@ static int mi_pmd_entry(pmd_t *pmd, unsigned long addr, unsigned long end,
 		/* migration and device entries: skipped (docs/procmem.md) */
 	}
 	pte_unmap_unlock(start_pte, ptl);
+	w->work += (end - first) >> PAGE_SHIFT;
 	if (shmem)
 		mi_shmem_holes(walk, first, holes,
 			       (end - first) >> PAGE_SHIFT);
@@ -365,53 +436,37 @@ static bool mi_vma_is_shmem(struct vm_area_struct *vma)
 #endif
 }
 
-/*
- * One walk of @mm in bounded chunks.  The caller holds mmap_lock for read
- * (w->locked) and mm_users.  mi_walk_range() walks [start, end) of the VMA
- * that contains or follows start, dropping the lock between chunks.
- */
-struct mi_walk {
-	struct mm_struct *mm;
-	bool locked;		/* mmap_lock held for read */
-	bool exited;		/* the target exited during the walk */
-	bool dropped;		/* the last mi_walk_yield() dropped the lock */
-	long budget;		/* work left before the lock is dropped */
-	/*
-	 * Shmem swap below this address was counted from the object
-	 * (shmem_swap_usage() of a VMA walked from its start): a VMA found
-	 * there after the lock was dropped (one split at the cursor, or put
-	 * back in its place) must not count it again.  The walk only moves up.
-	 */
-	unsigned long swap_counted;
-};
-
 static int mi_walk_lock(struct mi_walk *w)
 {
 	if (mmap_read_lock_killable(w->mm))
 		return -EINTR;
 	w->locked = true;
-	w->budget = MI_HOLD_BUDGET;
+	w->work = 0;
+	w->moved = false;
+	/* Any VMA pointer, and the iterator's place, may be stale now. */
+	w->reset = true;
 	return 0;
 }
 
 static void mi_walk_unlock(struct mi_walk *w)
 {
-	if (w->locked)
+	if (w->locked) {
 		mmap_read_unlock(w->mm);
+		w->drops++;
+	}
 	w->locked = false;
 }
 
 /*
- * Drop and retake mmap_lock if it is wanted or held long enough; w->dropped
- * says whether it was (then any VMA pointer is stale).
+ * Drop and retake mmap_lock if @force (a callback stopped the walk), or if
+ * it is wanted or held long enough.  w->exited when the target went away
+ * meanwhile; -EINTR when a fatal signal stopped the relock.
  */
-static int mi_walk_yield(struct mi_walk *w)
+static int mi_walk_yield(struct mi_walk *w, bool force)
 {
-	w->dropped = false;
-	if (w->budget > 0 && !mmap_lock_is_contended(w->mm) &&
-	    !need_resched())
+	if (!force && w->work < MI_HOLD_BUDGET &&
+	    !mmap_lock_is_contended(w->mm) && !need_resched())
 		return 0;
-	w->dropped = true;
 	mi_walk_unlock(w);
 	cond_resched();
 	/* Only we hold the mm: the target has exited (or exec'd away). */
@@ -420,6 +475,22 @@ static int mi_walk_yield(struct mi_walk *w)
 		return 0;
 	}
 	return mi_walk_lock(w);
+}
+
+/*
+ * The next VMA in address order: the iterator's next one while the lock
+ * has been held since it was placed, else (the first call, or after a
+ * drop) the one that contains or follows @addr, with the iterator placed
+ * afresh there.  One lookup per drop, not one per VMA.
+ */
+static struct vm_area_struct *mi_walk_next_vma(struct mi_walk *w,
+					       unsigned long addr)
+{
+	if (w->reset) {
+		mi_vma_iter_set(&w->vmi, w->mm, addr);
+		w->reset = false;
+	}
+	return mi_vma_iter_next(&w->vmi);
 }
 
 /*
@@ -433,8 +504,7 @@ static int mi_walk_yield(struct mi_walk *w)
 static const struct mm_walk_ops *mi_vma_ops(struct mi_walk *w,
 					    struct vm_area_struct *vma,
 					    unsigned long addr,
-					    unsigned long *ops_end,
-					    struct mi_mss *mss)
+					    unsigned long *ops_end)
 {
 	unsigned long swapped;
 
@@ -449,7 +519,7 @@ static const struct mm_walk_ops *mi_vma_ops(struct mi_walk *w,
 	if (addr == vma->vm_start &&
 	    (!swapped || (vma->vm_flags & VM_SHARED) ||
 	     !(vma->vm_flags & VM_WRITE))) {
-		mss->swap += swapped;
+		w->mss->swap += swapped;
 		w->swap_counted = vma->vm_end;
 		return &mi_walk_ops;
 	}
@@ -457,67 +527,75 @@ static const struct mm_walk_ops *mi_vma_ops(struct mi_walk *w,
 }
 
 /*
- * Walk [*addrp, end) of the VMAs, @vma first, into @mss; *addrp is left
- * where the walk stopped.  Returns 0, or -EINTR when a fatal signal stopped
- * the relock (then !w->locked).
+ * Walk [*addrp, end) of @vma (*addrp inside it) with one walker call, or
+ * one per part when the shmem swap method changes inside it (above).  A
+ * walk from the VMA's start goes to walk_page_vma(), as smaps does
+ * (walk_page_range() would look the VMA up again).  Returns true when a
+ * callback stopped the walker: then *addrp is where to resume, and the
+ * caller must drop the lock.  Else *addrp is the end walked to.
+ */
+static bool mi_walk_vma(struct mi_walk *w, struct vm_area_struct *vma,
+			unsigned long *addrp, unsigned long end)
+{
+	const struct mm_walk_ops *ops;
+	unsigned long next, ops_end, addr = *addrp;
+	int ret;
+
+	end = min(end, vma->vm_end);
+	while (addr < end) {
+		ops = mi_vma_ops(w, vma, addr, &ops_end);
+		next = min(end, ops_end);
+		if (addr == vma->vm_start && next == vma->vm_end)
+			ret = static_call(mi_walk_page_vma)(vma, ops, w);
+		else
+			ret = static_call(mi_walk_page_range)(w->mm, addr, next,
+							      ops, w);
+		/* > 0: our callback's stop; < 0: nothing walkable there */
+		if (ret > 0) {
+			*addrp = w->stop;
+			return true;
+		}
+		addr = next;
+	}
+	*addrp = addr;
+	return false;
+}
+
+/*
+ * Walk [addr, end) of the VMAs, @vma first, into w->mss; *nr counts the
+ * VMAs walked from their start.  Returns 0, or -EINTR when a fatal signal
+ * stopped the relock (then !w->locked).
  *
  * Nothing learnt from a VMA outlives a drop of mmap_lock: the VMA found
  * at the same address afterwards may be another one in the same memory
  * (VMAs go straight back to their slab up to 6.x, and 7.x's cache is
- * SLAB_TYPESAFE_BY_RCU), so comparing pointers cannot tell.  The ops are
- * chosen again for every VMA looked up.
+ * SLAB_TYPESAFE_BY_RCU), so comparing pointers cannot tell.  After a drop
+ * the walk resumes by address, with the VMA looked up and its ops chosen
+ * again (mi_walk_vma() chooses them for every call).
  */
 static int mi_walk_range(struct mi_walk *w, struct vm_area_struct *vma,
-			 unsigned long *addrp, unsigned long end,
-			 struct mi_mss *mss)
+			 unsigned long addr, unsigned long end,
+			 unsigned long *nr)
 {
-	const struct mm_walk_ops *ops = NULL;
-	unsigned long next, ops_end = 0, addr = *addrp;
-	int err = 0;
+	bool stopped;
+	int err;
 
-	w->budget -= MI_VMA_COST;
-	while (addr < end && vma && !w->exited) {
-		if (addr < vma->vm_start)
+	for (;;) {
+		if (addr <= vma->vm_start) {
 			addr = vma->vm_start;
-		if (addr >= end)
-			break;
-		/* A VMA just looked up, or past what the ops were chosen for */
-		if (!ops || addr >= ops_end)
-			ops = mi_vma_ops(w, vma, addr, &ops_end, mss);
-		/*
-		 * A chunk is a PMD's worth at most, so a huge PMD is never
-		 * cut: a whole VMA no larger than that goes to walk_page_vma()
-		 * as smaps does (walk_page_range() would look it up again),
-		 * else up to the next PMD boundary.
-		 */
-		if (addr == vma->vm_start && vma->vm_end <= end &&
-		    vma->vm_end <= ops_end && vma->vm_end - addr <= PMD_SIZE) {
-			next = vma->vm_end;
-			static_call(mi_walk_page_vma)(vma, ops, mss);
-		} else {
-			next = min3(end, ops_end,
-				    (addr + PMD_SIZE) & PMD_MASK);
-			static_call(mi_walk_page_range)(w->mm, addr, next, ops,
-							mss);
+			(*nr)++;
 		}
-		w->budget -= (next - addr) >> PAGE_SHIFT;
-		addr = next;
-		if (addr >= end)
-			break;
-		err = mi_walk_yield(w);
+		w->work += MI_VMA_COST;
+		stopped = mi_walk_vma(w, vma, &addr, end);
+		if (!stopped && addr >= end)
+			return 0;
+		err = mi_walk_yield(w, stopped);
 		if (err || w->exited)
-			break;
-		/*
-		 * Past this VMA, or it may be gone or replaced (the lock was
-		 * dropped): resume by address, with ops chosen afresh.
-		 */
-		if (w->dropped || addr >= vma->vm_end) {
-			vma = find_vma(w->mm, addr);
-			ops = NULL;
-		}
+			return err;
+		vma = mi_walk_next_vma(w, addr);
+		if (!vma || vma->vm_start >= end)
+			return 0;
 	}
-	*addrp = vma ? addr : end;
-	return err;
 }
 
 /* Per open file: the target.  NULL pid: the reading process. */
@@ -744,7 +822,7 @@ static int mi_mm_show(struct seq_file *m, void *unused)
 	struct mi_found f;
 	struct mi_walk w = { };
 	struct vm_area_struct *vma;
-	unsigned long addr = 0, end, vmas = 0;
+	unsigned long vmas = 0;
 	const unsigned int kb = PAGE_SHIFT - 10;
 	int err;
 
@@ -757,24 +835,14 @@ static int mi_mm_show(struct seq_file *m, void *unused)
 		return 0;
 	}
 	w.mm = f.mm;
+	w.mss = &mss;
 	err = mi_walk_lock(&w);
 	if (err)
 		goto put;
 	mi_mm_figures(f.mm, &g);
-	while (mi_pm.walk && !w.exited) {
-		vma = find_vma(f.mm, addr);
-		if (!vma)
-			break;
-		if (addr <= vma->vm_start)
-			vmas++;
-		end = vma->vm_end;
-		err = mi_walk_range(&w, vma, &addr, end, &mss);
-		if (err || w.exited)
-			break;
-		err = mi_walk_yield(&w);
-		if (err)
-			break;
-	}
+	vma = mi_pm.walk ? mi_walk_next_vma(&w, 0) : NULL;
+	if (vma)
+		err = mi_walk_range(&w, vma, 0, ULONG_MAX, &vmas);
 	mi_walk_unlock(&w);
 	if (err)
 		goto put;
@@ -877,9 +945,10 @@ struct mi_vmas_iter {
 
 #define MI_VMAS_NOTE	((void *)2)
 
+/* The row's VMA: the one after the last row, or at next_addr after a drop */
 static struct vm_area_struct *mi_vmas_find(struct mi_vmas_iter *it)
 {
-	struct vm_area_struct *vma = find_vma(it->mm, it->next_addr);
+	struct vm_area_struct *vma = mi_walk_next_vma(&it->w, it->next_addr);
 
 	if (vma)
 		it->cur_end = vma->vm_end;
@@ -942,7 +1011,7 @@ static void *mi_vmas_next(struct seq_file *m, void *v, loff_t *pos)
 		return NULL;
 	it->next_pos = *pos;
 	it->next_addr = it->cur_end;
-	if (mi_walk_yield(&it->w) || it->w.exited)
+	if (mi_walk_yield(&it->w, false) || it->w.exited)
 		return NULL;
 	return mi_vmas_find(it);
 }
@@ -1017,17 +1086,25 @@ static int mi_vmas_show(struct seq_file *m, void *v)
 	pgoff = vma->vm_pgoff;
 	mi_vmas_name(it->mm, vma, &file, name);
 	if (file) {
-		struct inode *inode = file_inode(file);
+		/* what maps shows: the overlay's file, not the layer's */
+		const struct inode *inode = mi_file_user_inode(file);
 
 		dev = inode->i_sb->s_dev;
 		ino = inode->i_ino;
 	}
 	if (mi_pm.walk) {
-		unsigned long addr = start;
+		unsigned long drops = it->w.drops, nr = 0;
 
 		/* Each row counts its own shmem swap (as smaps per VMA). */
 		it->w.swap_counted = 0;
-		err = mi_walk_range(&it->w, vma, &addr, end, &mss);
+		it->w.mss = &mss;
+		err = mi_walk_range(&it->w, vma, start, end, &nr);
+		/*
+		 * A drop inside the row left the iterator inside it: the
+		 * next row is looked up from this row's end, as smaps does.
+		 */
+		if (it->w.drops != drops)
+			it->w.reset = true;
 	}
 
 	seq_printf(m, "0x%lx 0x%lx %c%c%c%c 0x%lx 0x%llx %02x:%02x %llu %lu",
@@ -1039,7 +1116,7 @@ static int mi_vmas_show(struct seq_file *m, void *v)
 	mi_put_mss(m, &mss);
 	seq_putc(m, ' ');
 	if (file) {
-		seq_file_path(m, file, "\n");
+		seq_path(m, mi_file_user_path(file), "\n");
 		fput(file);
 	} else {
 		seq_puts(m, name[0] ? name : "-");

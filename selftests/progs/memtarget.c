@@ -24,6 +24,11 @@
  *                              Prints "swapped NAME KB" per range (its pages
  *                              not in memory, by mincore) before "ready"
  *   memtarget exit N MS        N VMAs, exits after MS milliseconds
+ *   memtarget reserve          an ASan-style address space: 16 TiB
+ *                              PROT_NONE and 2 TiB read-write, both
+ *                              MAP_NORESERVE, 64 pages of the latter
+ *                              touched 32 GiB apart (each under its own
+ *                              page tables); then waits
  *   memtarget name NAME        names itself NAME (prctl(PR_SET_NAME): any
  *                              bytes, a newline and spaces included), and
  *                              forks a child that names itself NAME and
@@ -314,6 +319,41 @@ static int vmas(long want, long mib)
 	return 0;
 }
 
+/*
+ * What ASan and other sanitizers reserve: a huge shadow, almost all of it
+ * never touched.  The walk's cost must follow the page tables, not the
+ * bytes spanned.
+ */
+static int reserve(void)
+{
+	const size_t tib = 1UL << 40, rw = 2 * tib, stride = rw / 64;
+	char *none, *p;
+	size_t off;
+
+	none = mmap(NULL, 16 * tib, PROT_NONE,
+		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (none == MAP_FAILED)
+		die("mmap 16 TiB PROT_NONE");
+	p = mmap(NULL, rw, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED)
+		die("mmap 2 TiB");
+	/*
+	 * 64 pages, not 64 THPs: each touch makes its own PTE table.  A
+	 * kernel without THP (EINVAL) or without madvise() at all (ENOSYS:
+	 * the debug lane's has no CONFIG_ADVISE_SYSCALLS) has no THP to
+	 * turn off.
+	 */
+	if (madvise(p, rw, MADV_NOHUGEPAGE) && errno != EINVAL &&
+	    errno != ENOSYS)
+		die("madvise(MADV_NOHUGEPAGE)");
+	for (off = 0; off < rw; off += stride)
+		p[off] = 1;
+	ready();
+	wait_for_term();
+	return 0;
+}
+
 static long long now_us(void)
 {
 	struct timespec ts;
@@ -464,10 +504,12 @@ int main(int argc, char **argv)
 		return swapped(argv[2]);
 	if (argc == 4 && !strcmp(argv[1], "exit"))
 		return exit_after(atol(argv[2]), atol(argv[3]));
+	if (argc == 2 && !strcmp(argv[1], "reserve"))
+		return reserve();
 	if (argc == 3 && !strcmp(argv[1], "noptrace"))
 		return noptrace(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "name"))
 		return named(argv[2]);
-	fprintf(stderr, "usage: memtarget basic DIR | vmas N MIB | churn [N MIB] | swap DIR | exit N MS | noptrace FILE | name NAME\n");
+	fprintf(stderr, "usage: memtarget basic DIR | vmas N MIB | churn [N MIB] | swap DIR | exit N MS | reserve | noptrace FILE | name NAME\n");
 	return 2;
 }
