@@ -17,6 +17,8 @@ enum {
 	FST_REFUSED = 6,	/* the kernel refused a knob write (EINVAL, ERANGE, EBUSY, ...) */
 	FST_SPLAT = 7,		/* sweep: a run left a kernel splat or a new taint */
 	FST_INCOMPLETE = 8,	/* sweep: --max-runs reached before a run injected nothing */
+	FST_MODULE = 9,		/* sweep: --module's module half-loaded after a run, or not unloadable */
+	FST_LEAK = 10,		/* sweep: kmemleak found unreferenced objects after a run */
 };
 
 struct fault_env {
