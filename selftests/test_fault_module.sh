@@ -85,11 +85,11 @@ awk '$1 ~ /^[0-9]+$/' "$T/drv" > "$T/drv.rows"
 runs=$(wc -l < "$T/drv.rows")
 # row: nth exit failed matched splats new_taint module leaks caller
 bad=$(awk -v runs="$runs" '
-	{ n = $1
+	{ n = $1; c = $9; if (NF > 9) c = c " " $10
 	  if (n < runs && ($2 == 0 || $3 != 1 || $7 != "gone"))
 		printf "run %s: exit %s failed %s module %s; ", n, $2, $3, $7
-	  if (n < runs && $9 !~ /^(mi_drv_init[+].*\[meminspect_drv\]|kstrdup[+].*)$/)
-		printf "run %s: caller %s; ", n, $9
+	  if (n < runs && c !~ /^(mi_drv_init[+].* \[meminspect_drv\]|kstrdup[+].*)$/)
+		printf "run %s: caller %s; ", n, c
 	  if (n == runs && ($2 != 0 || $3 != 0 || $7 != "live"))
 		printf "clean run %s: exit %s failed %s module %s; ", n, $2, $3, $7 }
 	' "$T/drv.rows")
@@ -158,6 +158,9 @@ bad=$(awk -v runs="$runs" '$1 ~ /^[0-9]+$/ {
 check_eq "fault: sweep of brd: gone (or live, unloaded) after every failing run, live after the clean one" \
 	"$bad" ""
 check_eq "fault: brd is live after the sweep (the kernel's view)" "$(modstate brd)" live
+diag "brd: after its failing runs: $(awk -v runs="$runs" '$1 ~ /^[0-9]+$/ && $1 < runs { n[$7]++ }
+	END { for (s in n) printf "%s %d, ", s, n[s] }' "$T/brd")callers: $(awk '$1 ~ /^[0-9]+$/ && $9 != "-" {
+	sub(/[+].*/, "", $9); n[$9]++ } END { for (c in n) printf "%s ", c }' "$T/brd")"
 grep '^# nth [0-9]*: kmemleak' "$T/brd" | head -n 6 | while IFS= read -r l; do diag "brd: $l"; done
 check "fault: rmmod brd after the sweep" rmmod brd
 check_eq "fault: sweep of brd: no new taint bit" \
