@@ -255,10 +255,10 @@ void mi_fault_log_module_going(struct module *mod)
 		if (!seq || e->caller_sym[0] || !within_module(e->caller, mod))
 			continue;
 		WRITE_ONCE(e->seq, 0);
-		smp_wmb();
+		smp_wmb();	/* readers see seq 0 before the name changes */
 		snprintf(e->caller_sym, sizeof(e->caller_sym), "%pS",
 			 (void *)e->caller);
-		smp_wmb();
+		smp_wmb();	/* the name before the seq that validates it */
 		WRITE_ONCE(e->seq, seq);
 	}
 }
