@@ -1064,6 +1064,15 @@ static bool after_run_module(struct fault *f, struct sweep_checks *sc, struct ru
 	}
 	if (r->mod != MOD_LIVE || sc->was_loaded || r->failed == 0)
 		return true;
+	if (r->nsplat) {
+		/*
+		 * The kernel complained while loading it: what it left may not
+		 * survive its exit (5.10's brd: add_disk() WARNs on a failure
+		 * it cannot report, then del_gendisk oopses at unload).
+		 */
+		r->mod_note = strdup("live after a kernel splat: not unloaded, the sweep stops");
+		return false;
+	}
 	err = mod_unload(sc->mod);
 	if (err) {
 		snprintf(why, sizeof(why), "live, and unloading it for the next run failed: %s",
