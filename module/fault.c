@@ -47,6 +47,7 @@
 
 #define MI_FAULT_LOG		64	/* entries kept by `log` */
 #define MI_FAULT_LOG_STACK	8	/* frames kept for verbose 2 */
+#define MI_FAULT_SYM_LEN	96	/* "function+0x1/0x2 [module]", cut */
 
 struct mi_fault_log_ent {
 	unsigned long seq;		/* 0: empty or being written */
@@ -57,6 +58,8 @@ struct mi_fault_log_ent {
 	int order;
 	gfp_t gfp;
 	unsigned long caller;
+	/* caller's name, kept when the aimed module goes ("": print caller) */
+	char caller_sym[MI_FAULT_SYM_LEN];
 	unsigned int nr_stack;
 	unsigned long stack[MI_FAULT_LOG_STACK];
 };
@@ -205,6 +208,7 @@ void mi_fault_record(const struct mi_fault_call *c)
 	e->order = c->order;
 	e->gfp = c->gfp;
 	e->caller = c->caller;
+	e->caller_sym[0] = '\0';
 	e->nr_stack = 0;
 	if (mi_fault_cfg.set.verbose >= 2)
 		e->nr_stack = stack_trace_save(e->stack, MI_FAULT_LOG_STACK, 0);
@@ -231,6 +235,34 @@ static bool mi_fault_log_get(unsigned long seq, struct mi_fault_log_ent *out)
 	/* and the seq again after the fields: unchanged, they were whole */
 	smp_rmb();
 	return READ_ONCE(e->seq) == seq;
+}
+
+/*
+ * The aimed module @mod is going (fault_aim.c's notifier, after the grace
+ * period that ends every handler aiming at it): its symbols are still
+ * there, so name the log's callers inside it now; read later, %pS would
+ * print a bare address.  No handler records meanwhile (the aim matches
+ * nothing); an entry is rewritten like the handler writes one, so a
+ * reader copying it sees the seq change and skips it.
+ */
+void mi_fault_log_module_going(struct module *mod)
+{
+	struct mi_fault_log_ent *e;
+	unsigned long seq;
+	unsigned int i;
+
+	for (i = 0; i < MI_FAULT_LOG; i++) {
+		e = &mi_fault.log[i];
+		seq = READ_ONCE(e->seq);
+		if (!seq || e->caller_sym[0] || !within_module(e->caller, mod))
+			continue;
+		WRITE_ONCE(e->seq, 0);
+		smp_wmb();	/* readers see seq 0 before the name changes */
+		snprintf(e->caller_sym, sizeof(e->caller_sym), "%pS",
+			 (void *)e->caller);
+		smp_wmb();	/* the name before the seq that validates it */
+		WRITE_ONCE(e->seq, seq);
+	}
 }
 
 /* Verbose lines: from the work item, never from the handler. */
@@ -335,12 +367,9 @@ static int mi_fault_arm(void)
 		mi_fault_cfg.cache_set = true;
 	}
 	if (s->aim_module[0]) {
+		/* loaded now, or matched from when it comes (fault_aim.c) */
 		mi_fault_cfg.mod_set = true;
-		if (!mi_fault_aim_module_arm(s->aim_module)) {
-			pr_warn("fault: arming: module %s is not loaded\n",
-				s->aim_module);
-			return -EINVAL;
-		}
+		mi_fault_aim_module_arm(s->aim_module);
 	}
 	/* resolved again: a module's function may have gone since the write */
 	err = mi_fault_exclude_arm(s->exclude_caller);
@@ -454,10 +483,6 @@ static int mi_fault_commit(enum mi_fault_knob knob,
 			if (err)
 				return err;
 		}
-		break;
-	case MI_FK_AIM_MODULE:
-		if (s->aim_module[0] && !mi_fault_find_module(s->aim_module))
-			return -EINVAL;
 		break;
 	case MI_FK_EXCLUDE_CALLER:
 		err = mi_fault_exclude_check(s->exclude_caller);
@@ -615,6 +640,10 @@ static int mi_fault_stats_show(struct seq_file *m, void *unused)
 	if (err)
 		return err;
 	mi_fault_show_unprobed(m);
+	if (mi_fault.armed && mi_fault_cfg.mod_set)
+		seq_printf(m, "# aim-module %s: %s\n", mi_fault.cur.aim_module,
+			   mi_fault_aim_module_present() ? "loaded" :
+			   "not loaded: matching from when it loads");
 	mutex_unlock(&mi_fault.lock);
 	return 0;
 }
@@ -644,8 +673,12 @@ static int mi_fault_log_show(struct seq_file *m, void *unused)
 			seq_puts(m, " -");
 		else
 			seq_printf(m, " %d", e.order);
-		seq_printf(m, " 0x%x %pS\n", (__force unsigned int)e.gfp,
-			   (void *)e.caller);
+		if (e.caller_sym[0])
+			seq_printf(m, " 0x%x %s\n", (__force unsigned int)e.gfp,
+				   e.caller_sym);
+		else
+			seq_printf(m, " 0x%x %pS\n", (__force unsigned int)e.gfp,
+				   (void *)e.caller);
 	}
 	return 0;
 }

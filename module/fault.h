@@ -37,7 +37,7 @@ struct mi_fault_armed {
 	struct cgroup *cgrp;		/* aim-cgroup, referenced by fault.c */
 	const void *cache;		/* aim-cache: compared, never dereferenced */
 	bool cache_set;
-	struct module *mod;		/* aim-module; NULL once it is going */
+	struct module *mod;		/* aim-module; NULL until it comes, once it goes */
 	bool mod_set;
 };
 
@@ -71,9 +71,9 @@ bool mi_fault_aim_match(const struct mi_fault_armed *a,
 			const struct mi_fault_call *c);
 int mi_fault_aim_init(void);
 void mi_fault_aim_exit(void);
-struct module *mi_fault_find_module(const char *name);
 bool mi_fault_aim_module_arm(const char *name);
 bool mi_fault_aim_module_available(void);
+bool mi_fault_aim_module_present(void);
 
 /* fault_caller.c: past the page allocator's own wrappers */
 void mi_fault_caller_init(void);
@@ -95,6 +95,8 @@ enum { MI_CNT_CHECKED, MI_CNT_MATCHED, MI_CNT_FAILED, MI_CNT_NOFAIL,
 void mi_fault_count(enum mi_fault_site site, int what);
 bool mi_fault_decide(const struct mi_fault_call *c);
 void mi_fault_record(const struct mi_fault_call *c);
+/* fault.c: called by fault_aim.c's notifier */
+void mi_fault_log_module_going(struct module *mod);
 
 int mi_fault_init(struct dentry *parent);
 void mi_fault_exit(void);

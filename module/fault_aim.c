@@ -4,13 +4,16 @@
  * Called from the probe handler: no allocation, no sleeping, no lock other
  * than RCU read sections.
  *
- * The aimed module is kept safe against unloading by a module notifier:
- * when it is going, the notifier clears the pointer the handler reads and
- * waits for an RCU grace period, which every handler (preemption off)
- * running with the old pointer has finished by then.  The module is found
- * with find_module(), not exported since "module: unexport find_module and
- * module_mutex" (089049f6c9956, v5.12): ksyms finds it, and it is called
- * directly (static call).
+ * aim-module names a module that may not be loaded yet: a module
+ * notifier sets the pointer the handler reads when a module of that name
+ * is COMING (its text is in place, its init has not run: a sweep of
+ * "insmod foo.ko" fails foo's init), and clears it when the module is
+ * GOING (unloaded, or its init or load failed), then waits for an RCU
+ * grace period, which every handler (preemption off) running with the
+ * old pointer has finished by then.  A module loaded when arming is found
+ * with find_module(), not exported since "module: unexport find_module
+ * and module_mutex" (089049f6c9956, v5.12): ksyms finds it, and it is
+ * called directly (static call).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -36,8 +39,13 @@
 DEFINE_STATIC_CALL_NULL(mi_find_module_call, struct module *(const char *));
 static bool mi_find_module_ok;
 
-/* serialises setting mi_fault_cfg.mod against the notifier clearing it */
+/*
+ * Serialises setting mi_fault_cfg.mod against the notifier; the name
+ * aimed at while armed ("" when none) is under it too, so the notifier
+ * never reads the settings arming is writing.
+ */
 static DEFINE_SPINLOCK(mi_aim_mod_lock);
+static char mi_aim_mod_name[MODULE_NAME_LEN];
 
 static bool mi_task_aim(const struct mi_fault_armed *a)
 {
@@ -119,10 +127,10 @@ bool mi_fault_aim_match(const struct mi_fault_armed *a,
 NOKPROBE_SYMBOL(mi_fault_aim_match);
 
 /*
- * The live module called @name, or NULL.  Without mi_aim_mod_lock held
- * the answer only says that it was loaded: the pointer must not be kept.
+ * The live or coming module called @name, or NULL.  Caller holds
+ * mi_aim_mod_lock, or the answer only says it was there.
  */
-struct module *mi_fault_find_module(const char *name)
+static struct module *mi_find_module(const char *name)
 {
 	struct module *mod;
 
@@ -132,7 +140,8 @@ struct module *mi_fault_find_module(const char *name)
 	rcu_read_lock();
 	preempt_disable();
 	mod = static_call(mi_find_module_call)(name);
-	if (mod && mod->state != MODULE_STATE_LIVE)
+	if (mod && mod->state != MODULE_STATE_LIVE &&
+	    mod->state != MODULE_STATE_COMING)
 		mod = NULL;
 	preempt_enable();
 	rcu_read_unlock();
@@ -140,22 +149,32 @@ struct module *mi_fault_find_module(const char *name)
 }
 
 /*
- * Aim at the live module called @name for the coming arming (NULL: at
- * none).  Returns false if there is no such live module.  Looking it up
- * and setting the pointer under mi_aim_mod_lock, which the notifier takes
- * after marking a module GOING, means a module cannot go away unnoticed
- * in between.
+ * Aim at the module called @name for the coming arming (NULL: at none).
+ * Returns true if it is loaded now (or coming), false if the aim waits
+ * for it to come.  Looking it up and setting the pointer under
+ * mi_aim_mod_lock, which the notifier takes for COMING and GOING, means
+ * it cannot come or go unnoticed in between.
  */
 bool mi_fault_aim_module_arm(const char *name)
 {
 	struct module *mod = NULL;
 
 	spin_lock(&mi_aim_mod_lock);
-	if (name)
-		mod = mi_fault_find_module(name);
+	if (name) {
+		strscpy(mi_aim_mod_name, name, sizeof(mi_aim_mod_name));
+		mod = mi_find_module(name);
+	} else {
+		mi_aim_mod_name[0] = '\0';
+	}
 	WRITE_ONCE(mi_fault_cfg.mod, mod);
 	spin_unlock(&mi_aim_mod_lock);
-	return !name || mod;
+	return mod;
+}
+
+/* Is the aimed module in place now? */
+bool mi_fault_aim_module_present(void)
+{
+	return READ_ONCE(mi_fault_cfg.mod);
 }
 
 static int mi_fault_module_notify(struct notifier_block *nb,
@@ -164,17 +183,24 @@ static int mi_fault_module_notify(struct notifier_block *nb,
 	struct module *mod = data;
 	bool hit = false;
 
-	if (state != MODULE_STATE_GOING)
+	if (state != MODULE_STATE_COMING && state != MODULE_STATE_GOING)
 		return NOTIFY_DONE;
 	spin_lock(&mi_aim_mod_lock);
-	if (mi_fault_cfg.mod == mod) {
+	if (state == MODULE_STATE_COMING) {
+		if (mi_aim_mod_name[0] && !mi_fault_cfg.mod &&
+		    !strcmp(mod->name, mi_aim_mod_name))
+			WRITE_ONCE(mi_fault_cfg.mod, mod);
+	} else if (mi_fault_cfg.mod == mod) {
 		WRITE_ONCE(mi_fault_cfg.mod, NULL);
 		hit = true;
 	}
 	spin_unlock(&mi_aim_mod_lock);
+	if (!hit)
+		return NOTIFY_DONE;
 	/* handlers run with preemption off: after this none holds @mod */
-	if (hit)
-		synchronize_rcu();
+	synchronize_rcu();
+	/* its symbols are still there: name the log's callers inside it */
+	mi_fault_log_module_going(mod);
 	return NOTIFY_DONE;
 }
 

@@ -9,6 +9,7 @@
 #include <linux/limits.h>
 #include <linux/string.h>
 #include <linux/mm.h>
+#include <linux/module.h>
 #include <linux/threads.h>
 
 #include "fault_parse.h"
@@ -268,6 +269,34 @@ int mi_fault_parse_name(const char *buf, size_t len, char *out, size_t size)
 	return mi_parse_str(buf, len, mi_is_graph, size, out, size);
 }
 
+/*
+ * A module name as the kernel keeps it (struct module's name, shorter
+ * than MODULE_NAME_LEN): Kbuild makes KBUILD_MODNAME of a file name's
+ * letters, digits and '_', with each '-' turned into '_'; modprobe and
+ * /sys/module accept either spelling.  A '-' is stored as '_', so that
+ * "foo-bar" aims at the module foo_bar.  Loaded or not is fault.c's
+ * business: a module that is not loaded yet is a valid aim.
+ */
+static bool mi_is_modname_char(char c)
+{
+	return isalnum(c) || c == '_' || c == '-';
+}
+
+static int mi_fault_parse_module(const char *buf, size_t len, char *out, size_t size)
+{
+	char *p;
+	int err;
+
+	err = mi_parse_str(buf, len, mi_is_modname_char, MODULE_NAME_LEN,
+			   out, size);
+	if (err)
+		return err;
+	for (p = out; *p; p++)
+		if (*p == '-')
+			*p = '_';
+	return 0;
+}
+
 /* a task's comm: spaces allowed, as in /proc/PID/comm */
 int mi_fault_parse_comm(const char *buf, size_t len, char *out, size_t size)
 {
@@ -368,8 +397,8 @@ int mi_fault_parse_knob(enum mi_fault_knob knob, const char *buf, size_t len,
 		}
 		return err;
 	case MI_FK_AIM_MODULE:
-		return mi_fault_parse_name(buf, len, s->aim_module,
-					   sizeof(s->aim_module));
+		return mi_fault_parse_module(buf, len, s->aim_module,
+					     sizeof(s->aim_module));
 	case MI_FK_AIM_DEPTH:
 		return mi_fault_parse_uint(buf, len, 1, MI_FAULT_DEPTH_MAX,
 					   &s->aim_depth);

@@ -257,10 +257,15 @@ static int mi_fault_pre(struct kprobe *kp, struct pt_regs *regs)
 	 */
 	if (c.site == MI_SITE_SLAB && ep->size != NA && !c.size)
 		return 0;
+	/*
+	 * The aims first: they reject most calls (an arming aims at
+	 * something), and their first checks are single compares, cheaper
+	 * than within_module()'s walk of the module's memory ranges.
+	 */
+	if (!mi_fault_aim_match(&mi_fault_cfg, &c))
+		return 0;
 	/* never fail the module's own allocations */
 	if (within_module(c.caller, THIS_MODULE))
-		return 0;
-	if (!mi_fault_aim_match(&mi_fault_cfg, &c))
 		return 0;
 	mi_fault_count(c.site, MI_CNT_MATCHED);
 	if (c.gfp & __GFP_NOFAIL) {

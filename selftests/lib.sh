@@ -225,6 +225,14 @@ expect_alloc_reports()
 		> /dev/kmsg
 }
 
+# expect_kmemleak_reports begin|end: the same for kmemleak's "N new suspected
+# memory leaks" line, which a test's own scan of a leak it planted prints
+# (test_fault_module.sh); kmemleak's other lines and every other pattern still count.
+expect_kmemleak_reports()
+{
+	echo "<5>meminspect-selftest: expect kmemleak reports: $1" > /dev/kmsg
+}
+
 # ---- kernel anchors -------------------------------------------------------
 
 # meminfo NAME [FILE]: the number of /proc/meminfo line "NAME:" (kB, or a

@@ -35,7 +35,7 @@ check_eq "fault: settings lists the 22 knobs in the documented order" \
 for kv in sites=slab,pages sites=pages probability=0 interval=7 times=-1 \
 	space=4096 verbose=2 ignore-gfp-wait=Y ignore-gfp-highmem=Y \
 	min-order=1 max-order=3 nth=5 aim-children=Y aim-comm=a_b aim-cgroup=/ \
-	aim-size=100-200 aim-module=meminspect \
+	aim-size=100-200 aim-module=meminspect aim-module=no_such_module_yet \
 	aim-depth=32 exclude-caller=kstrdup exclude-caller=kstrdup,kfree \
 	duration=1500 aim-pid=$$; do
 	k=${kv%%=*} v=${kv#*=}
@@ -130,7 +130,19 @@ bad aim-cache 'two words' "$EINVAL"
 bad aim-size 200-100 "$ERANGE"
 bad aim-size 100 "$EINVAL"
 bad aim-size -5 "$EINVAL"
-bad aim-module no_such_module "$EINVAL"
+# a module that is not loaded is an aim (it matches from when it loads); a name the
+# kernel could not give a module is not: Kbuild's characters, shorter than MODULE_NAME_LEN
+bad aim-module a.b "$EINVAL"
+bad aim-module a/b "$EINVAL"
+bad aim-module 'a b' "$EINVAL"
+bad aim-module a1234567890123456789012345678901234567890123456789012345 "$ERANGE"
+if fset aim-module nf-conntrack && [ "$(fget aim-module)" = nf_conntrack ]; then
+	ok "fault: aim-module keeps a '-' as '_', as the kernel names modules"
+else
+	fail "fault: aim-module keeps a '-' as '_', as the kernel names modules"
+	diag "read back: '$(fget aim-module)'"
+fi
+fset aim-module ''
 bad aim-depth 0 "$ERANGE"
 bad aim-depth 33 "$ERANGE"
 bad exclude-caller no_such_function_here "$EINVAL"
@@ -259,14 +271,28 @@ must aim-module meminspect_test
 fset armed 1
 halloc kmalloc 64 10
 check_eq "fault: aim-module: the helper's 10 kmallocs fail" "$HA_FAILED" 10
-rmmod meminspect_test && insmod "$MI_TEST_KO"
-halloc kmalloc 64 10
-check_eq "fault: aim-module: after the module is reloaded, the old aim matches nothing" \
-	"$HA_OK" 10
+# the aim is a name: loaded again while armed, the new module's init is failed
+# (its kvmalloc falls back to vmalloc, whose failure the kernel reports)
+rmmod meminspect_test
+expect_alloc_reports begin
+insmod "$MI_TEST_KO" 2> /dev/null
+rc=$?
+expect_alloc_reports end
+check "fault: aim-module: loaded again while armed, the module's init is failed (the aim follows the name)" \
+	[ $rc -ne 0 ]
+fset armed 0
+insmod "$MI_TEST_KO"
 fault_defaults
-bad aim-module meminspect_test_gone "$EINVAL"
 helper_unload
 fset sites slab
-fset aim-module meminspect_test 2> /dev/null
+if fset aim-module meminspect_test && fset armed 1; then
+	ok "fault: aim-module at a module that is not loaded: accepted, arms"
+else
+	fail "fault: aim-module at a module that is not loaded: accepted, arms"
+fi
+check "fault: stats notes the aim waits for the module" \
+	grep -qx '# aim-module meminspect_test: not loaded: matching from when it loads' \
+	"$MI_FAULT/stats"
+fset armed 0
 fault_defaults
 exit 0

@@ -15,6 +15,7 @@
 #include "fault.h"
 #include "output.h"
 #include "parse.h"
+#include "sweepcheck.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -48,6 +49,7 @@ static const char *const knobs[] = {
 #define KNOB_NTH 10
 #define KNOB_PID 11
 #define KNOB_CHILDREN 12
+#define KNOB_MODULE 17
 #define KNOB_ARMED (NKNOBS - 1)
 
 static const char *const settings_fields[] = { "key", "value", NULL };
@@ -131,6 +133,13 @@ struct run_result {
 	char *splat[SPLAT_KEEP];
 	unsigned long new_taint;
 	char *caller;		/* NULL: none in the log */
+	/* --module: the module after the run (sweepcheck.h) */
+	enum mod_state mod;
+	bool unloaded;		/* live, unloaded for the next run */
+	char *mod_note;		/* why it is half-loaded, or why it could not be unloaded */
+	long leaks;		/* kmemleak's unreferenced objects; -1: not scanned */
+	char *leak_line[LEAK_KEEP];
+	unsigned int nleak_line;
 };
 
 struct fault {
@@ -822,6 +831,7 @@ struct klog {
 	regex_t re[NPATTERNS];
 	regex_t report[NREPORTS];
 	unsigned int since_report;	/* records since a report header */
+	bool own_scan;			/* kmemleak's line after the sweep's own scan is no splat */
 	char buf[8192];
 	unsigned long tainted;
 	char tainted_path[PATH_MAX];
@@ -919,6 +929,8 @@ static void klog_line(struct klog *k, char *line, struct run_result *res)
 		if (!strcmp(splat_patterns[i], "Call Trace:") &&
 		    k->since_report <= REPORT_NEAR)
 			return;		/* the stack dump of a report above */
+		if (k->own_scan && !strcmp(splat_patterns[i], "kmemleak:.*new suspected"))
+			return;		/* counted as the run's leaks instead */
 		if (res->nsplat < SPLAT_KEEP) {
 			/* a note is one line of printable text */
 			for (p = line; *p; p++)
@@ -968,6 +980,9 @@ static void free_result(struct run_result *r)
 	for (unsigned int i = 0; i < r->nsplat && i < SPLAT_KEEP; i++)
 		free(r->splat[i]);
 	free(r->caller);
+	free(r->mod_note);
+	for (unsigned int i = 0; i < r->nleak_line; i++)
+		free(r->leak_line[i]);
 }
 
 /* The caller of the last injected failure, from the log. */
@@ -1024,9 +1039,69 @@ static int add_spared(struct fault *f, struct spared *sp, size_t *nsp)
 	return FST_OK;
 }
 
-static int sweep_print(struct fault *f, struct run_result *res, size_t nres, bool complete,
-		       bool splat, const struct spared *sp, size_t nsp)
+/* What sweep checks besides the kernel log: --module's module, kmemleak. */
+struct sweep_checks {
+	const char *mod;	/* --module, NULL: none */
+	bool was_loaded;	/* loaded before the first run: never unloaded */
+	bool leaks_on;		/* kmemleak is there */
+	struct leak_scan leak;
+};
+
+/*
+ * --module: after a run the module must be gone or live, never on its way
+ * (docs/fault-reader.md). Live after a run that failed something, and not
+ * loaded before the sweep, it is unloaded so the next run loads it afresh.
+ * False if the sweep cannot go on.
+ */
+static bool after_run_module(struct fault *f, struct sweep_checks *sc, struct run_result *r)
 {
+	char why[160];
+	int err;
+
+	r->mod = mod_state(sc->mod, why, sizeof(why));
+	if (r->mod == MOD_HALF) {
+		r->mod_note = strdup(why);
+		return false;
+	}
+	if (r->mod != MOD_LIVE || sc->was_loaded || r->failed == 0)
+		return true;
+	if (r->nsplat) {
+		/*
+		 * The kernel complained while loading it: what it left may not
+		 * survive its exit (5.10's brd: add_disk() WARNs on a failure
+		 * it cannot report, then del_gendisk oopses at unload).
+		 */
+		r->mod_note = strdup("live after a kernel splat: not unloaded, the sweep stops");
+		return false;
+	}
+	err = mod_unload(sc->mod);
+	if (err) {
+		snprintf(why, sizeof(why), "live, and unloading it for the next run failed: %s",
+			 strerror(err));
+		r->mod_note = strdup(why);
+		fprintf(stderr, "meminspect: fault %s: module %s: %s\n", f->sub, sc->mod, why);
+		return false;
+	}
+	r->unloaded = true;
+	return true;
+}
+
+static const char *mod_word(const struct sweep_checks *sc, const struct run_result *r)
+{
+	if (!sc->mod)
+		return "-";
+	if (r->mod == MOD_HALF)
+		return "half-loaded";
+	if (r->mod == MOD_GONE)
+		return "gone";
+	return r->unloaded ? "live,unloaded" : "live";
+}
+
+static int sweep_print(struct fault *f, struct run_result *res, size_t nres, bool complete,
+		       bool splat, const struct spared *sp, size_t nsp,
+		       const struct sweep_checks *sc)
+{
+	bool modbad = false, leaked = false;
 	char *text = NULL, num[24];
 	size_t len = 0;
 	struct json j;
@@ -1061,9 +1136,54 @@ static int sweep_print(struct fault *f, struct run_result *res, size_t nres, boo
 				json_string(&j, r->caller);
 			else
 				json_null(&j);
+			json_key(&j, "module_state");
+			if (sc->mod)
+				json_string(&j, r->mod == MOD_HALF ? "half-loaded" :
+					    r->mod == MOD_GONE ? "gone" : "live");
+			else
+				json_null(&j);
+			json_key(&j, "module_unloaded");
+			json_value(&j, r->unloaded ? "1" : "0");
+			json_key(&j, "module_note");
+			if (r->mod_note)
+				json_string(&j, r->mod_note);
+			else
+				json_null(&j);
+			if (r->leaks >= 0) {
+				JNUM("leaks", "%ld", r->leaks);
+			} else {
+				json_key(&j, "leaks");
+				json_null(&j);
+			}
+			json_key(&j, "leak_lines");
+			json_begin_array(&j);
+			for (unsigned int s = 0; s < r->nleak_line; s++)
+				json_string(&j, r->leak_line[s]);
+			json_end_array(&j);
 			json_end_object(&j);
+			if (r->mod_note)
+				modbad = true;
+			if (r->leaks > 0)
+				leaked = true;
 		}
 		json_end_array(&j);
+		json_key(&j, "module");
+		if (sc->mod)
+			json_string(&j, sc->mod);
+		else
+			json_null(&j);
+		json_key(&j, "module_ok");
+		if (sc->mod)
+			json_value(&j, modbad ? "0" : "1");
+		else
+			json_null(&j);
+		json_key(&j, "kmemleak");
+		json_value(&j, sc->leaks_on ? "1" : "0");
+		json_key(&j, "leaked");
+		if (sc->leaks_on)
+			json_value(&j, leaked ? "1" : "0");
+		else
+			json_null(&j);
 		json_key(&j, "complete");
 		json_value(&j, complete ? "1" : "0");
 		JNUM("failure_points", "%zu", complete ? nres - 1 : nres);
@@ -1092,14 +1212,34 @@ static int sweep_print(struct fault *f, struct run_result *res, size_t nres, boo
 		fprintf(stderr, "meminspect: out of memory\n");
 		return FST_FORMAT;
 	}
-	fputs("nth exit failed matched splats new_taint caller\n", m);
-	for (size_t i = 0; i < nres; i++)
-		fprintf(m, "%lu %d %lld %lld %u %lu %s\n", res[i].nth, res[i].status,
+	fputs("nth exit failed matched splats new_taint module leaks caller\n", m);
+	for (size_t i = 0; i < nres; i++) {
+		char leaks[24] = "-";
+
+		if (res[i].leaks >= 0)
+			snprintf(leaks, sizeof(leaks), "%ld", res[i].leaks);
+		fprintf(m, "%lu %d %lld %lld %u %lu %s %s %s\n", res[i].nth, res[i].status,
 			res[i].failed, res[i].matched, res[i].nsplat, res[i].new_taint,
+			mod_word(sc, &res[i]), leaks,
 			res[i].caller && *res[i].caller ? res[i].caller : "-");
-	for (size_t i = 0; i < nres; i++)
+		if (res[i].mod_note)
+			modbad = true;
+		if (res[i].leaks > 0)
+			leaked = true;
+	}
+	for (size_t i = 0; i < nres; i++) {
 		for (unsigned int s = 0; s < res[i].nsplat && s < SPLAT_KEEP; s++)
 			fprintf(m, "# nth %lu: %s\n", res[i].nth, res[i].splat[s]);
+		if (res[i].mod_note)
+			fprintf(m, "# nth %lu: module %s: %s\n", res[i].nth, sc->mod,
+				res[i].mod_note);
+		if (res[i].leaks > 0)
+			fprintf(m, "# nth %lu: kmemleak: %ld unreferenced objects after failing %s\n",
+				res[i].nth, res[i].leaks,
+				res[i].caller && *res[i].caller ? res[i].caller : "nothing");
+		for (unsigned int s = 0; s < res[i].nleak_line; s++)
+			fprintf(m, "# nth %lu: kmemleak: %s\n", res[i].nth, res[i].leak_line[s]);
+	}
 	if (complete)
 		fprintf(m, "# complete: run %zu injected nothing; %zu failure points\n", nres,
 			nres - 1);
@@ -1111,6 +1251,15 @@ static int sweep_print(struct fault *f, struct run_result *res, size_t nres, boo
 			!strcmp(sp[i].origin, "builtin") ?
 			"built in: the kernel panics when it fails, docs/fault.md" :
 			"exclude-caller");
+	if (sc->mod)
+		fprintf(m, "# module %s: %s\n", sc->mod, modbad ?
+			"half-loaded after a run, or could not be unloaded (the sweep stopped)" :
+			"gone or live after every run");
+	if (sc->leaks_on)
+		fprintf(m, "# kmemleak: %s\n", leaked ? "unreferenced objects after a run" :
+			"no unreferenced object after any run");
+	else
+		fprintf(m, "# kmemleak: not checked (the kernel has no kmemleak file)\n");
 	fprintf(m, "# %s\n", splat ? "a run left a kernel splat or a new taint" :
 		"no kernel splat, no new taint");
 	return print_parsed(f, m, &text, &len, "sweep");
@@ -1124,6 +1273,10 @@ static int fault_sweep(struct fault *f)
 	struct klog k = { .fd = -1 };
 	struct spared sp[SPARED_KEEP] = { { 0 } };
 	size_t nres = 0, nsp = 0;
+	const char *mod = f->val[KNOB_MODULE];
+	struct sweep_checks sc = { .mod = mod };
+	bool modbad = false, leaked = false;
+	double end;
 	int st, rst;
 
 	if (!res) {
@@ -1135,6 +1288,14 @@ static int fault_sweep(struct fault *f)
 		free(res);
 		return st;
 	}
+	if (mod && !*mod)
+		mod = sc.mod = NULL;
+	if (mod) {
+		char why[128];
+
+		sc.was_loaded = mod_state(mod, why, sizeof(why)) != MOD_GONE;
+	}
+	sc.leaks_on = leak_open(&sc.leak, f->env->dir);
 	st = apply_options(f);
 	if (!st)
 		st = open_armed();
@@ -1156,6 +1317,7 @@ static int fault_sweep(struct fault *f)
 		st = run_once(f, &r->status);
 		if (st)
 			break;
+		end = mono_now();
 		nres++;
 		st = load_fault(f, "stats", stats_fields, &stats);
 		if (st)
@@ -1178,6 +1340,23 @@ static int fault_sweep(struct fault *f)
 		}
 		if (r->nsplat || r->new_taint)
 			splat = true;
+		if (mod && !after_run_module(f, &sc, r))
+			modbad = true;
+		r->leaks = -1;
+		if (sc.leaks_on) {
+			r->leaks = leak_scan(&sc.leak, end);
+			leak_take(&sc.leak, r->leak_line, &r->nleak_line);
+			/* kmemleak's own line about that scan is the leaks column */
+			k.own_scan = true;
+			klog_read(&k, r);
+			k.own_scan = false;
+			if (r->nsplat)
+				splat = true;
+			if (r->leaks > 0)
+				leaked = true;
+		}
+		if (modbad)
+			break;
 		if (r->failed == 0) {
 			complete = true;
 			break;
@@ -1186,7 +1365,7 @@ static int fault_sweep(struct fault *f)
 	close_armed();
 	rst = restore_options(f);
 	if (!st && nres)
-		st = sweep_print(f, res, nres, complete, splat, sp, nsp);
+		st = sweep_print(f, res, nres, complete, splat, sp, nsp, &sc);
 	for (size_t i = 0; i < nres; i++)
 		free_result(&res[i]);
 	for (size_t i = 0; i < nsp; i++) {
@@ -1201,6 +1380,10 @@ static int fault_sweep(struct fault *f)
 		return st;
 	if (splat)
 		return FST_SPLAT;
+	if (modbad)
+		return FST_MODULE;
+	if (leaked)
+		return FST_LEAK;
 	if (!complete)
 		return FST_INCOMPLETE;
 	return rst;
@@ -1240,6 +1423,12 @@ static const char fault_help[] =
 	"           the caller of the injected allocation. The command's output goes\n"
 	"           to /dev/null unless --command-output. '# spared' lines count\n"
 	"           the allocations exclude-caller (or the built-in list) spared.\n"
+	"           With --module NAME (loaded or not: `-- insmod NAME.ko` sweeps\n"
+	"           its init), each run's module column says gone or live (never\n"
+	"           half-loaded; live after a failing run: unloaded for the next\n"
+	"           one unless it was loaded before the sweep). Where debugfs has\n"
+	"           kmemleak, it is scanned after each run (5 s after it, kmemleak's\n"
+	"           minimum age) and the leaks column counts what it found.\n"
 	"run and sweep put every knob they changed back when they end. With no\n"
 	"--sites and sites 'none', they use slab.\n"
 	"\n"
@@ -1271,6 +1460,8 @@ static const char fault_help[] =
 	"  6  the kernel refused a knob write (the error is printed)\n"
 	"  7  sweep: a run left a kernel splat or a new taint\n"
 	"  8  sweep: --max-runs reached before a run injected nothing\n"
+	"  9  sweep: --module's module half-loaded after a run, or not unloadable\n"
+	"  10 sweep: kmemleak found unreferenced objects after a run\n"
 	"run: COMMAND's exit status (128+N if killed by signal N; 127 not found,\n"
 	"126 not executable) once COMMAND was started.\n";
 

@@ -15,9 +15,11 @@ struct out_opts;
 
 /* Exit statuses: status.h (ST_REFUSED, ST_SPLAT, ST_INCOMPLETE are fault's). */
 enum {
-	FST_REFUSED = 6,	/* = ST_REFUSED; fault.c's names until it uses status.h's */
-	FST_SPLAT = 7,
-	FST_INCOMPLETE = 8,
+	FST_REFUSED = 6,	/* = ST_REFUSED (status.h); fault.c's names until it uses those */
+	FST_SPLAT = 7,		/* sweep: a run left a kernel splat or a new taint */
+	FST_INCOMPLETE = 8,	/* sweep: --max-runs reached before a run injected nothing */
+	FST_MODULE = 9,		/* sweep: --module's module half-loaded after a run, or not unloadable */
+	FST_LEAK = 10,		/* sweep: kmemleak found unreferenced objects after a run */
 };
 
 struct fault_env {

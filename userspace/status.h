@@ -17,6 +17,8 @@ enum {
 	ST_REFUSED = 6,		/* fault: the kernel refused a knob write (EINVAL, ERANGE, EBUSY, ...) */
 	ST_SPLAT = 7,		/* fault sweep: a run left a kernel splat or a new taint */
 	ST_INCOMPLETE = 8,	/* fault sweep: --max-runs reached before a run injected nothing */
+	ST_MODULE = 9,		/* fault sweep: --module's module half-loaded after a run, or not unloadable */
+	ST_LEAK = 10,		/* fault sweep: kmemleak found unreferenced objects after a run */
 };
 
 #endif

@@ -329,6 +329,9 @@ static void mi_fault_aim_cgroup(struct kunit *test)
 /* 63 and 64 bytes: the longest cache or module name and one more */
 #define N63	"abcdefghijklmnopqrstuvwxyz_abcdefghijklmnopqrstuvwxyz_012345678"
 #define N64	N63 "x"
+/* MODULE_NAME_LEN is 56 on 64-bit kernels: 55 characters and the NUL */
+#define N55	"abcdefghijklmnopqrstuvwxyz_abcdefghijklmnopqrstuvwxyz_0"
+#define N56	N55 "1"
 
 static void mi_fault_aim_cache(struct kunit *test)
 {
@@ -369,9 +372,14 @@ static void mi_fault_aim_module(struct kunit *test)
 	static const struct t_write w[] = {
 		OK("", ""), OK("\n", ""),
 		OK("meminspect_test", "meminspect_test"),
-		OK("meminspect_test\n", "meminspect_test"), OK(N63, N63),
-		RANGE(N64),
+		OK("meminspect_test\n", "meminspect_test"),
+		/* not loaded: still a name (a module to come) */
+		OK("no_such_module", "no_such_module"),
+		/* '-' is kept as '_', as Kbuild's KBUILD_MODNAME */
+		OK("nf-conntrack", "nf_conntrack"), OK("A9_-", "A9__"),
+		OK(N55, N55), RANGE(N56), RANGE(N63),
 		BAD("a b"), BAD(" a"), BAD("a "), BAD("a\tb"), BAD("a\n\n"),
+		BAD("a.b"), BAD("a/b"), BAD("a,b"), BAD("a:b"),
 		{ "a\0", 2, -EINVAL, NULL },
 	};
 

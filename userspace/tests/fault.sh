@@ -273,21 +273,34 @@ is "fault sweep: one run per failure point, plus the clean one" \
 ok "$(awk '{ split($3, a, "="); split($4, b, "="); if (a[2] != b[2]) bad = 1 } END { print bad + 0 }' \
 	"$tmp/sweep.seen")" "fault sweep: each run aimed at its own command"
 is "fault sweep: table rows" \
-"nth  exit  failed  matched  splats  new_taint  caller
-  1    12       1        1       0          0  step1+0x10/0x40 [fake]
-  2    12       1        2       0          0  step2+0x10/0x40 [fake]
-  3    12       1        3       0          0  step3+0x10/0x40 [fake]
-  4     0       0        3       0          0  -" "$(grep -v '^#' <<<"$out")"
+"nth  exit  failed  matched  splats  new_taint  module  leaks  caller
+  1    12       1        1       0          0  gone    -      step1+0x10/0x40 [fake]
+  2    12       1        2       0          0  gone    -      step2+0x10/0x40 [fake]
+  3    12       1        3       0          0  gone    -      step3+0x10/0x40 [fake]
+  4     0       0        3       0          0  gone    -      -" "$(grep -v '^#' <<<"$out")"
+has "fault sweep --module: gone or live after every run" "# module fake: gone or live after every run" "$out"
+has "fault sweep: no kmemleak file, said so" "# kmemleak: not checked (the kernel has no kmemleak file)" "$out"
 has "fault sweep: says it is complete" "# complete: run 4 injected nothing; 3 failure points" "$out"
 has "fault sweep: and clean" "# no kernel splat, no new taint" "$out"
 ok "$(grep -c 'output of run' <<<"$out$err")" "fault sweep: the command's output went to /dev/null"
 is "fault sweep: knobs back (nth 0, aim-module empty), disarmed" "$defaults" "$(fault_knob_values)"
 
+# a module still Loading after its command ended: half-loaded, the sweep stops (exit 9)
+fault_reset
+printf 'fake 16384 0 - Loading 0x0000000000000000 (OE)\n' >"$tmp/proc/modules"
+run "$M" --dir "$FD" fault sweep --module fake -- sh "$tmp/fake.sh"
+is "fault sweep --module: half-loaded after a run: exit 9" 9 "$rc"
+has "fault sweep --module: says what it saw" "# nth 1: module fake: /proc/modules: Loading" "$out"
+is "fault sweep --module: stops at that run" 1 "$(grep -c '^ *[0-9]' <<<"$out")"
+rm -f "$tmp/proc/modules"
+
 fault_reset
 run "$M" --dir "$FD" fault sweep --json -- sh "$tmp/fake.sh"
 jq -e '.complete == 1 and .clean == 1 and .failure_points == 3 and (.runs | length) == 4 and
 	.runs[0].caller == "step1+0x10/0x40 [fake]" and .runs[3].caller == null and
-	.runs[1].exit_status == 12 and .runs[2].splat_lines == []' >/dev/null <<<"$out"
+	.runs[1].exit_status == 12 and .runs[2].splat_lines == [] and
+	.module == null and .runs[0].module_state == null and .kmemleak == 0 and
+	.runs[0].leaks == null' >/dev/null <<<"$out"
 ok $? "fault sweep --json: runs, complete, clean, failure_points" "$out"
 
 fault_reset

@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fault sweep's checks after each run: module state and kmemleak
+ * (sweepcheck.h).
+ */
+/* syscall(): delete_module has no libc wrapper */
+#define _DEFAULT_SOURCE
+#include "sweepcheck.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+double mono_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void sleep_s(double s)
+{
+	struct timespec ts;
+
+	if (s <= 0)
+		return;
+	ts.tv_sec = (time_t)s;
+	ts.tv_nsec = (long)((s - (double)ts.tv_sec) * 1e9);
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+static const char *prefix(const char *var, const char *def)
+{
+	const char *p = getenv(var);
+
+	return p && *p ? p : def;
+}
+
+/* @name with every '-' as '_', as the kernel keeps module names */
+static void normalise(const char *name, char *out, size_t len)
+{
+	size_t i;
+
+	for (i = 0; name[i] && i + 1 < len; i++)
+		out[i] = name[i] == '-' ? '_' : name[i];
+	out[i] = '\0';
+}
+
+/* /proc/modules' state column for @name ("" if not listed) */
+static void proc_state(const char *name, char *state, size_t len)
+{
+	char path[PATH_MAX], line[512], n[64], st[32];
+	FILE *fp;
+
+	*state = '\0';
+	snprintf(path, sizeof(path), "%s/modules", prefix("MEMINSPECT_PROC", "/proc"));
+	fp = fopen(path, "r");
+	if (!fp)
+		return;
+	while (fgets(line, sizeof(line), fp)) {
+		/* name size refcount deps state address */
+		if (sscanf(line, "%63s %*s %*s %*s %31s", n, st) == 2 && !strcmp(n, name)) {
+			snprintf(state, len, "%s", st);
+			break;
+		}
+	}
+	fclose(fp);
+}
+
+/* /sys/module/NAME/initstate ("" if absent: built in, or gone) */
+static void init_state(const char *name, char *state, size_t len)
+{
+	char path[PATH_MAX];
+	FILE *fp;
+
+	*state = '\0';
+	snprintf(path, sizeof(path), "%s/module/%s/initstate", prefix("MEMINSPECT_SYS", "/sys"),
+		 name);
+	fp = fopen(path, "r");
+	if (!fp)
+		return;
+	if (fgets(state, (int)len, fp))
+		state[strcspn(state, "\n")] = '\0';
+	fclose(fp);
+}
+
+enum mod_state mod_state(const char *name, char *why, size_t len)
+{
+	char n[64], ps[32], is[32];
+	int tries;
+
+	normalise(name, n, sizeof(n));
+	for (tries = 0;; tries++) {
+		proc_state(n, ps, sizeof(ps));
+		init_state(n, is, sizeof(is));
+		if (!*ps && !*is)
+			return MOD_GONE;
+		if (!strcmp(ps, "Live") && (!*is || !strcmp(is, "live")))
+			return MOD_LIVE;
+		if (tries == 10)
+			break;
+		sleep_s(0.1);	/* a module going after its command ended: settle */
+	}
+	if (*ps && strcmp(ps, "Live"))
+		snprintf(why, len, "/proc/modules: %s", ps);
+	else if (!*ps)
+		snprintf(why, len, "not in /proc/modules, initstate: %s", is);
+	else
+		snprintf(why, len, "initstate: %s", is);
+	return MOD_HALF;
+}
+
+int mod_unload(const char *name)
+{
+	char n[64];
+
+	normalise(name, n, sizeof(n));
+	if (syscall(SYS_delete_module, n, O_NONBLOCK))
+		return errno;
+	return 0;
+}
+
+static int write_str(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	ssize_t n;
+	int err = 0;
+
+	if (fd < 0)
+		return errno;
+	n = write(fd, s, strlen(s));
+	if (n < 0)
+		err = errno;
+	close(fd);
+	return err;
+}
+
+bool leak_open(struct leak_scan *l, const char *debugfs_dir)
+{
+	const char *env = getenv("MEMINSPECT_KMEMLEAK");
+	char dir[4000], *slash;
+
+	memset(l, 0, sizeof(*l));
+	if (env && *env) {
+		snprintf(l->path, sizeof(l->path), "%s", env);
+	} else {
+		snprintf(dir, sizeof(dir), "%s", debugfs_dir);
+		slash = strrchr(dir, '/');
+		if (!slash)
+			return false;
+		*slash = '\0';
+		snprintf(l->path, sizeof(l->path), "%s/kmemleak", *dir ? dir : "");
+	}
+	if (access(l->path, F_OK) || write_str(l->path, "clear")) {
+		l->path[0] = '\0';
+		return false;
+	}
+	return true;
+}
+
+long leak_scan(struct leak_scan *l, double since)
+{
+	char line[1024], note[128], *p;
+	long size = -1, n = 0;
+	FILE *fp;
+
+	if (!l->path[0])
+		return -1;
+	/* kmemleak's MSECS_MIN_AGE (mm/kmemleak.c) and a margin for jiffies */
+	sleep_s(since + 5.5 - mono_now());
+	if (write_str(l->path, "scan"))
+		return -1;
+	fp = fopen(l->path, "r");
+	if (!fp)
+		return -1;
+	while (fgets(line, sizeof(line), fp)) {
+		if (sscanf(line, "unreferenced object %*s (size %ld)", &size) == 1) {
+			n++;
+			continue;
+		}
+		/* the next line: '  comm "insmod", pid 123, jiffies ...' */
+		p = strstr(line, "comm \"");
+		if (size >= 0 && p && l->nline < LEAK_KEEP) {
+			p += 6;
+			p[strcspn(p, "\"")] = '\0';
+			snprintf(note, sizeof(note), "size %ld, comm %.64s", size, p);
+			l->line[l->nline] = strdup(note);
+			if (l->line[l->nline])
+				l->nline++;
+		}
+		size = -1;
+	}
+	fclose(fp);
+	if (write_str(l->path, "clear"))
+		return -1;
+	return n;
+}
+
+void leak_take(struct leak_scan *l, char **lines, unsigned int *n)
+{
+	for (unsigned int i = 0; i < l->nline; i++)
+		lines[i] = l->line[i];
+	*n = l->nline;
+	l->nline = 0;
+}
