@@ -10,7 +10,7 @@
 #                        (KASAN, lockdep, kmemleak); KERNELS="6.1" for a subset
 
 TOP := $(CURDIR)
-KERNELS ?= 5.10 6.1 6.12 7.3 6.12-arm64 6.1-arm64 7.3-arm64 debug
+KERNELS ?= 5.10 6.1 6.12 7.3 6.12-rt 6.12-arm64 6.1-arm64 7.3-arm64 debug
 RUN_KERNEL ?= 6.1
 KDIR ?= /lib/modules/$(shell uname -r)/build
 PREFIX ?= /usr/local

@@ -322,6 +322,15 @@ frag_from_buddyinfo()
 
 # flat_extfrag FILE FIELD: debugfs extfrag/unusable_index or extfrag_index
 # ("Node 0, zone DMA 0.000 -1.000 ...") as "node/zone/order FIELD PERMILLE"
+#
+# The kernel prints index / 1000 "." index % 1000 as %03d. busybox awk (the
+# guest's) reads a string with a leading 0 and digits 0-7 only as octal:
+# "061" + 0 is 49, "012" + 0 is 10 (busybox's my_strtod; "009" falls back
+# to decimal). So the thousandths lose their leading zeros before they are
+# used as a number. Read as octal, 0.061 became 49: the 6.12-rt lane's
+# "61 against [49, 49]" at DMA32 order 10 (and 67 against 55), where the
+# module and the kernel agreed; smaller values missed by less than the
+# tolerance, so it passed alone and on the other lanes.
 flat_extfrag()
 {
 	awk -v f="$2" '$1 == "Node" {
@@ -329,7 +338,8 @@ flat_extfrag()
 		for (i = 5; i <= NF; i++) {
 			v = $i; neg = sub(/^-/, "", v)
 			split(v, p, ".")
-			pm = p[1] * 1000 + p[2]
+			sub(/^0+/, "", p[1]); sub(/^0+/, "", p[2])
+			pm = (p[1] == "" ? 0 : p[1]) * 1000 + (p[2] == "" ? 0 : p[2])
 			print nd "/" $4 "/" (i - 5), f, neg ? -pm : pm
 		}
 	}' "$1"

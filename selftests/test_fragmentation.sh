@@ -26,6 +26,13 @@ mm_setup frag
 require_file "$MI_DIR/fragmentation"
 require_file "$MI_DIR/fragmentation_types"
 
+# The debugfs parser itself, on a line in the kernel's %d.%03d format whose
+# thousandths busybox awk would read as octal (lib_mm.sh, flat_extfrag)
+echo "Node 0, zone    DMA32 0.061 0.012 0.009 0.000 -1.000 1.000" > "$T/ef"
+got=$(flat_extfrag "$T/ef" u | awk '{ s = s (NR > 1 ? " " : "") $3 } END { print s }')
+check "debugfs extfrag parser reads thousandths in decimal (0.061 is 61, not octal 49): $got" \
+	[ "$got" = "61 12 9 0 -1000 1000" ]
+
 snap()
 {
 	snap_files "$T/b1" /proc/buddyinfo "$T/frag" "$MI_DIR/fragmentation" \
