@@ -1258,8 +1258,10 @@ static int sweep_print(struct fault *f, struct run_result *res, size_t nres, boo
 	if (sc->leaks_on)
 		fprintf(m, "# kmemleak: %s\n", leaked ? "unreferenced objects after a run" :
 			"no unreferenced object after any run");
-	else
+	else if (sc->mod)
 		fprintf(m, "# kmemleak: not checked (the kernel has no kmemleak file)\n");
+	else
+		fprintf(m, "# kmemleak: not checked (only a --module sweep scans for leaks)\n");
 	fprintf(m, "# %s\n", splat ? "a run left a kernel splat or a new taint" :
 		"no kernel splat, no new taint");
 	return print_parsed(f, m, &text, &len, "sweep");
@@ -1295,7 +1297,14 @@ static int fault_sweep(struct fault *f)
 
 		sc.was_loaded = mod_state(mod, why, sizeof(why)) != MOD_GONE;
 	}
-	sc.leaks_on = leak_open(&sc.leak, f->env->dir);
+	/*
+	 * kmemleak for a driver's init (--module) only: each scan waits out
+	 * kmemleak's 5 s minimum age and walks all of memory, which a sweep of
+	 * a program (tens to hundreds of runs) cannot afford; the debug lane's
+	 * sweep of sysprog and two busybox applets went from minutes to past
+	 * its 900 s with a scan after every run.
+	 */
+	sc.leaks_on = sc.mod && leak_open(&sc.leak, f->env->dir);
 	st = apply_options(f);
 	if (!st)
 		st = open_armed();
@@ -1426,9 +1435,9 @@ static const char fault_help[] =
 	"           With --module NAME (loaded or not: `-- insmod NAME.ko` sweeps\n"
 	"           its init), each run's module column says gone or live (never\n"
 	"           half-loaded; live after a failing run: unloaded for the next\n"
-	"           one unless it was loaded before the sweep). Where debugfs has\n"
-	"           kmemleak, it is scanned after each run (5 s after it, kmemleak's\n"
-	"           minimum age) and the leaks column counts what it found.\n"
+	"           one unless it was loaded before the sweep), and where debugfs\n"
+	"           has kmemleak it is scanned after each run (5 s after it,\n"
+	"           kmemleak's minimum age): the leaks column counts what it found.\n"
 	"run and sweep put every knob they changed back when they end. With no\n"
 	"--sites and sites 'none', they use slab.\n"
 	"\n"
