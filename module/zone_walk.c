@@ -108,11 +108,6 @@ int mi_zone_table_open(struct file *file, const struct mi_zone_table *t)
 	return 0;
 }
 
-int mi_zone_table_release(struct inode *inode, struct file *file)
-{
-	return seq_release_private(inode, file);
-}
-
 struct zone *mi_next_populated_zone(struct zone *zone)
 {
 	int nid = zone ? zone_to_nid(zone) : first_online_node;

@@ -33,7 +33,6 @@ struct mi_zone_table {
 };
 
 int mi_zone_table_open(struct file *file, const struct mi_zone_table *t);
-int mi_zone_table_release(struct inode *inode, struct file *file);
 
 /* The fops of a table: MI_ZONE_TABLE_FOPS(mi_buddy, &mi_buddy_table). */
 #define MI_ZONE_TABLE_FOPS(name, table)					\
@@ -46,7 +45,7 @@ const struct file_operations name##_fops = {				\
 	.open = name##_open,						\
 	.read = seq_read,						\
 	.llseek = seq_lseek,						\
-	.release = mi_zone_table_release,				\
+	.release = seq_release_private,					\
 }
 
 /*
