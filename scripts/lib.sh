@@ -70,21 +70,6 @@ mi_arch() {
 mi_lane_append() {
 	case "$1" in
 	6.1) echo "slub_debug=FZPU panic_on_warn=1" ;;
-	# watchdog_thresh=60: a soft lockup is reported after 120 s, not 20 s.
-	# Under TCG on a loaded host KASAN makes the kernel's own exit_mmap()
-	# of a 16k-VMA process run 23 s without a reschedule (seen in
-	# unlink_anon_vmas, no meminspect frame); hangs of our own are still
-	# caught, by the detectors and by the per-test timeouts.
-	# no5lvl: 4-level paging. QEMU's -cpu max has LA57, so the kernel boots with 5-level
-	# paging, and there KASAN_SHADOW_START follows pgtable_l5_enabled(), a test of
-	# boot_cpu_data's LA57 bit. identify_cpu() zeroes that capability array and fills it again
-	# with interrupts on (identify_boot_cpu from start_kernel), so an interrupt in between
-	# sees 4-level bounds, and the direct-map address of its irq_desc lock (ff11...) is "below
-	# the shadow": "BUG: KASAN: wild-memory-access in do_raw_spin_lock" from handle_edge_irq
-	# with identify_cpu under it, about 1 boot in 10 under TCG. A kernel false positive
-	# (LKML, Jun 2026: "kasan: Fix false-positive wild-memory-access on x86 under 5-level
-	# paging"); without LA57 the bound is the same before and after.
-	debug) echo "kmemleak=on watchdog_thresh=60 no5lvl" ;;
 	# PREEMPT_RT forces the 8250 serial handler into a thread. QEMU's UART raises its
 	# transmit interrupt again at once, so under the suite's TAP output on ttyS1 most
 	# edges find the work done by the thread's previous pass and return IRQ_NONE:
@@ -92,7 +77,7 @@ mi_lane_append() {
 	# frame, no meminspect one) and the line disabled. noirqdebug turns off only that
 	# spurious-interrupt detector (kernel/irq/spurious.c).
 	6.12-rt) echo "noirqdebug" ;;
-	own-*) mi_own_append "$1" ;;
+	*) mi_config_append "$1" ;;
 	esac
 }
 # What a lane runs in the VM: "full", the whole suite (and its 2 GiB pass and the export
@@ -110,7 +95,7 @@ mi_lane_mode() {
 }
 # The test files of a "read" lane (none: the whole suite).
 mi_lane_tests() { case $(mi_lane_mode "$1") in read) echo "test_read_all.sh test_capabilities.sh" ;; esac; }
-mi_lane_mem() { { [ "$1" = debug ] || mi_own_kasan "$1"; } && echo 2G || echo 1G; }
+mi_lane_mem() { mi_kasan "$1" && echo 2G || echo 1G; }
 # vm-run's --timeout per lane: the debug kernel (KASAN, lockdep, kmemleak under TCG) ran the
 # suite in 282 s on a quiet machine but passed 900 s during test_unload.sh (the suite's
 # second-to-last file) with the machine's load at 8-9 on 2 cores.
@@ -119,25 +104,45 @@ mi_lane_mem() { { [ "$1" = debug ] || mi_own_kasan "$1"; } && echo 2G || echo 1G
 # The debug lane's suite has grown since (overlay, sparse reservation, driver-init sweeps with
 # kmemleak): in a clean-clone make check on 1 Dec it reached test_slabs.sh (six files from the
 # end) at 2400 s, 900 s of which one file's since-fixed timeout had cost, so about 2300 s in
-# all; it gets 3300 s (make check's two workers still end inside CI's 90 minutes).
+# all; it gets 3300 s (make check's two workers still end inside CI's 90 minutes), as does any
+# KASAN kernel.
 mi_lane_timeout() {
 	case "$1" in
-	debug) echo 3300 ;;
 	*-arm64) echo 2400 ;;
-	*) mi_own_kasan "$1" && echo 2400 || echo 1500 ;;
+	*) mi_kasan "$1" && echo 3300 || echo 1500 ;;
 	esac
 }
 # The pass for selftests/big_*.sh needs MemTotal >= 1800 MiB: with 2 GiB the debug kernel
 # shows 1680 MiB (KASAN's shadow, kmemleak's pool), so it would need 3 GiB.
-mi_lane_big_mem() { { [ "$1" = debug ] || mi_own_kasan "$1"; } && echo 3G || echo 2G; }
-# A kernel the user built (scripts/own-kernel) gets the debug lane's memory and time when its
-# config has KASAN, and its kmemleak turned on when it has one.
-mi_own_kasan() { case "$1" in own-*) grep -q '^CONFIG_KASAN=y' "$MI_CACHE/kernels/$1/kdir/.config" ;; *) false ;; esac; }
-mi_own_append() {
-	local c=$MI_CACHE/kernels/$1/kdir/.config
-	! grep -q '^CONFIG_DEBUG_KMEMLEAK=y' "$c" || printf 'kmemleak=on '
-	! mi_own_kasan "$1" || printf 'watchdog_thresh=60'
-	echo
+mi_lane_big_mem() { mi_kasan "$1" && echo 3G || echo 2G; }
+# Memory, time and boot options follow the kernel's config, not its name: the debug lane is one
+# kernel built here (scripts/debug-kernel registers it with scripts/own-kernel), and a kernel
+# the user built with KASAN or kmemleak gets the same. The kernel must be in the cache first
+# (kernel-fetch; make check fetches each lane's before starting it).
+mi_config() { grep -q "^CONFIG_$2=y" "$MI_CACHE/kernels/$1/kdir/.config" 2>/dev/null; }
+mi_kasan() { mi_config "$1" KASAN; }
+mi_config_append() {
+	local o=
+	! mi_config "$1" DEBUG_KMEMLEAK || o="kmemleak=on"
+	# watchdog_thresh=60: a soft lockup is reported after 120 s, not 20 s.
+	# Under TCG on a loaded host KASAN makes the kernel's own exit_mmap()
+	# of a 16k-VMA process run 23 s without a reschedule (seen in
+	# unlink_anon_vmas, no meminspect frame); hangs of our own are still
+	# caught, by the detectors and by the per-test timeouts.
+	# no5lvl: 4-level paging. QEMU's -cpu max has LA57, so the kernel boots with 5-level
+	# paging, and there KASAN_SHADOW_START follows pgtable_l5_enabled(), a test of
+	# boot_cpu_data's LA57 bit. identify_cpu() zeroes that capability array and fills it again
+	# with interrupts on (identify_boot_cpu from start_kernel), so an interrupt in between
+	# sees 4-level bounds, and the direct-map address of its irq_desc lock (ff11...) is "below
+	# the shadow": "BUG: KASAN: wild-memory-access in do_raw_spin_lock" from handle_edge_irq
+	# with identify_cpu under it, about 1 boot in 10 under TCG. A kernel false positive
+	# (LKML, Jun 2026: "kasan: Fix false-positive wild-memory-access on x86 under 5-level
+	# paging"); without LA57 the bound is the same before and after.
+	if mi_kasan "$1"; then
+		o="$o watchdog_thresh=60"
+		[ "$(mi_arch "$1")" != amd64 ] || o="$o no5lvl"
+	fi
+	echo "${o# }"
 }
 
 # The Debian mirror the machine already uses, from its own apt sources.
