@@ -15,6 +15,7 @@
 #include "fault.h"
 #include "output.h"
 #include "parse.h"
+#include "status.h"
 #include "sweepcheck.h"
 
 #include <errno.h>
@@ -32,9 +33,6 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-/* Same numbers as meminspect.c's ST_* */
-enum { FST_OK = 0, FST_FORMAT = 1, FST_USAGE = 2, FST_NO_MODULE = 4, FST_PERM = 5 };
 
 /* docs/fault.md's knob table, in its order (also the order run writes them in) */
 static const char *const knobs[] = {
@@ -294,9 +292,9 @@ static int open_armed(void)
 	armed_fd = open(armed_path, O_WRONLY | O_CLOEXEC);
 	if (armed_fd < 0) {
 		fprintf(stderr, "meminspect: %s: %s\n", armed_path, strerror(errno));
-		return FST_FORMAT;
+		return ST_FORMAT;
 	}
-	return FST_OK;
+	return ST_OK;
 }
 
 static void close_armed(void)
@@ -311,14 +309,14 @@ static int knob_error(const struct fault *f, const char *knob, const char *value
 		      const char *opt)
 {
 	const char *hint = "";
-	int st = FST_REFUSED;
+	int st = ST_REFUSED;
 
 	if (err == -EACCES || err == -EPERM) {
 		hint = geteuid() ? " (run meminspect as root)" : "";
-		st = FST_PERM;
+		st = ST_PERM;
 	} else if (err == -ENOENT) {
 		hint = " (the loaded module has no such knob)";
-		st = FST_FORMAT;
+		st = ST_FORMAT;
 	} else if (err == -EBUSY) {
 		hint = strcmp(knob, "armed") ? " (the injector is armed: meminspect fault disarm)"
 			: " (already armed)";
@@ -357,9 +355,9 @@ static int load_fault(const struct fault *f, const char *file, const char *const
 		fprintf(stderr, "meminspect: %s\n", e.msg);
 		mi_table_free(*t);
 		*t = NULL;
-		return FST_FORMAT;
+		return ST_FORMAT;
 	}
-	return FST_OK;
+	return ST_OK;
 }
 
 /* The module is there but has no fault/: say so rather than "no such file". */
@@ -370,9 +368,9 @@ static int check_fault_dir(const struct fault *f)
 	if (stat(f->env->dir, &st) == 0 && stat(f->path, &st) != 0 && errno == ENOENT) {
 		fprintf(stderr, "meminspect: %s does not exist: this meminspect module has no fault injection (see meminspect capabilities)\n",
 			f->path);
-		return FST_NO_MODULE;
+		return ST_NO_MODULE;
 	}
-	return FST_OK;
+	return ST_OK;
 }
 
 /* A settings value as the knob file takes it back ('-' is the empty string). */
@@ -389,22 +387,22 @@ static int print_parsed(const struct fault *f, FILE *m, char **text, size_t *len
 {
 	struct mi_error e;
 	struct mi_table *t;
-	int st = FST_OK;
+	int st = ST_OK;
 
 	if (fclose(m)) {
 		free(*text);
 		fprintf(stderr, "meminspect: out of memory\n");
-		return FST_FORMAT;
+		return ST_FORMAT;
 	}
 	t = mi_table_parse(*text, *len, name, &e);
 	free(*text);
 	if (!t) {
 		fprintf(stderr, "meminspect: %s\n", e.msg);
-		return FST_FORMAT;
+		return ST_FORMAT;
 	}
 	if (out_table(stdout, t, f->env->out)) {
 		fprintf(stderr, "meminspect: out of memory\n");
-		st = FST_FORMAT;
+		st = ST_FORMAT;
 	}
 	mi_table_free(t);
 	return st;
@@ -416,9 +414,9 @@ static int print_section(const struct fault *f, const char *title, const struct 
 	printf("%s== %s ==\n", first ? "" : "\n", title);
 	if (out_table(stdout, t, f->env->out)) {
 		fprintf(stderr, "meminspect: out of memory\n");
-		return FST_FORMAT;
+		return ST_FORMAT;
 	}
-	return FST_OK;
+	return ST_OK;
 }
 
 /* {"sites": "slab", "probability": 100, ...} */
@@ -485,7 +483,7 @@ static int fault_arm(struct fault *f, bool arm)
 {
 	int err = write_knob(f, "armed", arm ? "1" : "0");
 
-	return err ? knob_error(f, "armed", arm ? "1" : "0", err, NULL) : FST_OK;
+	return err ? knob_error(f, "armed", arm ? "1" : "0", err, NULL) : ST_OK;
 }
 
 static int fault_set(struct fault *f, const char *knob, const char *value)
@@ -497,14 +495,14 @@ static int fault_set(struct fault *f, const char *knob, const char *value)
 		for (size_t i = 0; i < NKNOBS; i++)
 			fprintf(stderr, " %s", knobs[i]);
 		fputs("\nTry 'meminspect fault --help'.\n", stderr);
-		return FST_USAGE;
+		return ST_USAGE;
 	}
 	if (strchr(value, '\n')) {
 		fprintf(stderr, "meminspect: fault set %s: a value is one line\n", knob);
-		return FST_USAGE;
+		return ST_USAGE;
 	}
 	err = write_knob(f, knob, value);
-	return err ? knob_error(f, knob, value, err, NULL) : FST_OK;
+	return err ? knob_error(f, knob, value, err, NULL) : ST_OK;
 }
 
 /* ---- run and sweep ---- */
@@ -524,13 +522,13 @@ static int apply_options(struct fault *f)
 			continue;
 		if (r < 0) {
 			fprintf(stderr, "meminspect: fault/settings has no '%s'\n", knobs[i]);
-			st = FST_FORMAT;
+			st = ST_FORMAT;
 			break;
 		}
 		f->saved[i] = strdup(knob_text(mi_get(set, (size_t)r, "value")));
 		if (!f->saved[i]) {
 			fprintf(stderr, "meminspect: out of memory\n");
-			st = FST_FORMAT;
+			st = ST_FORMAT;
 			break;
 		}
 	}
@@ -538,7 +536,7 @@ static int apply_options(struct fault *f)
 			   "1")) {
 		fprintf(stderr, "meminspect: fault %s: the injector is already armed (meminspect fault disarm first)\n",
 			f->sub);
-		st = FST_REFUSED;
+		st = ST_REFUSED;
 	}
 	/* nothing to attach: slab, as failcmd.sh defaults to failslab */
 	if (!st && !f->val[KNOB_SITES] && !strcmp(f->saved[KNOB_SITES], "none")) {
@@ -563,7 +561,7 @@ static int apply_options(struct fault *f)
 /* Put back what apply_options() and the runs changed (the injector is disarmed). */
 static int restore_options(struct fault *f)
 {
-	int st = FST_OK;
+	int st = ST_OK;
 
 	for (size_t i = NKNOBS; i-- > 0;) {
 		int err;
@@ -574,7 +572,7 @@ static int restore_options(struct fault *f)
 		if (err) {
 			fprintf(stderr, "meminspect: fault %s: warning: could not put %s back to '%s': %s\n",
 				f->sub, knobs[i], f->saved[i], strerror(-err));
-			st = FST_REFUSED;
+			st = ST_REFUSED;
 		}
 		f->changed[i] = false;
 	}
@@ -689,11 +687,11 @@ static int run_once(struct fault *f, int *status)
 	bool stopped = true, exited = false;
 	sigset_t old;
 	char pidbuf[24];
-	int p[2], err, st = FST_OK;
+	int p[2], err, st = ST_OK;
 
 	if (pipe(p)) {
 		fprintf(stderr, "meminspect: pipe: %s\n", strerror(errno));
-		return FST_FORMAT;
+		return ST_FORMAT;
 	}
 	fflush(stdout);
 	fflush(stderr);
@@ -704,7 +702,7 @@ static int run_once(struct fault *f, int *status)
 		block_stop_signals(false, &old);
 		close(p[0]);
 		close(p[1]);
-		return FST_FORMAT;
+		return ST_FORMAT;
 	}
 	if (pid == 0) {
 		sigprocmask(SIG_SETMASK, &old, NULL);
@@ -738,7 +736,7 @@ static int run_once(struct fault *f, int *status)
 	block_stop_signals(false, &old);
 	if (f->from_exec) {
 		if (!st && !got_signal && write(p[1], "x", 1) != 1)
-			st = FST_FORMAT;
+			st = ST_FORMAT;
 	} else if (stopped) {
 		/* not armed as asked: the command must not run unaimed */
 		if (st)
@@ -872,10 +870,10 @@ static int klog_open(struct klog *k)
 	const char *kmsg = getenv("MEMINSPECT_KMSG"), *proc = getenv("MEMINSPECT_PROC");
 
 	if (!compile_all(k->re, splat_patterns, NPATTERNS))
-		return FST_FORMAT;
+		return ST_FORMAT;
 	if (!compile_all(k->report, report_patterns, NREPORTS)) {
 		free_all(k->re, NPATTERNS);
-		return FST_FORMAT;
+		return ST_FORMAT;
 	}
 	k->since_report = UINT_MAX;
 	snprintf(k->tainted_path, sizeof(k->tainted_path), "%s/sys/kernel/tainted",
@@ -894,7 +892,7 @@ static int klog_open(struct klog *k)
 			k->tainted_path);
 		k->tainted = ULONG_MAX;
 	}
-	return FST_OK;
+	return ST_OK;
 }
 
 static void klog_close(struct klog *k)
@@ -1006,7 +1004,7 @@ static int add_spared(struct fault *f, struct spared *sp, size_t *nsp)
 
 	snprintf(path, sizeof(path), "%s/excluded", f->path);
 	if (access(path, F_OK))
-		return FST_OK;
+		return ST_OK;
 	st = load_fault(f, "excluded", excluded_fields, &t);
 	if (st)
 		return st;
@@ -1028,7 +1026,7 @@ static int add_spared(struct fault *f, struct spared *sp, size_t *nsp)
 				free(sp[i].origin);
 				mi_table_free(t);
 				fprintf(stderr, "meminspect: out of memory\n");
-				return FST_FORMAT;
+				return ST_FORMAT;
 			}
 			(*nsp)++;
 		}
@@ -1036,7 +1034,7 @@ static int add_spared(struct fault *f, struct spared *sp, size_t *nsp)
 		sp[i].runs++;
 	}
 	mi_table_free(t);
-	return FST_OK;
+	return ST_OK;
 }
 
 /* What sweep checks besides the kernel log: --module's module, kmemleak. */
@@ -1205,12 +1203,12 @@ static int sweep_print(struct fault *f, struct run_result *res, size_t nres, boo
 #undef JNUM
 		json_end_object(&j);
 		json_finish(&j);
-		return FST_OK;
+		return ST_OK;
 	}
 	m = open_memstream(&text, &len);
 	if (!m) {
 		fprintf(stderr, "meminspect: out of memory\n");
-		return FST_FORMAT;
+		return ST_FORMAT;
 	}
 	fputs("nth exit failed matched splats new_taint module leaks caller\n", m);
 	for (size_t i = 0; i < nres; i++) {
@@ -1283,7 +1281,7 @@ static int fault_sweep(struct fault *f)
 
 	if (!res) {
 		fprintf(stderr, "meminspect: out of memory\n");
-		return FST_FORMAT;
+		return ST_FORMAT;
 	}
 	st = klog_open(&k);
 	if (st) {
@@ -1388,13 +1386,13 @@ static int fault_sweep(struct fault *f)
 	if (st)
 		return st;
 	if (splat)
-		return FST_SPLAT;
+		return ST_SPLAT;
 	if (modbad)
-		return FST_MODULE;
+		return ST_MODULE;
 	if (leaked)
-		return FST_LEAK;
+		return ST_LEAK;
 	if (!complete)
-		return FST_INCOMPLETE;
+		return ST_INCOMPLETE;
 	return rst;
 }
 
@@ -1542,7 +1540,7 @@ static int fault_bad_usage(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputs("\nTry 'meminspect fault --help'.\n", stderr);
-	return FST_USAGE;
+	return ST_USAGE;
 }
 
 /* Options from argv[optind] on; stops at the first non-option or after "--". */
@@ -1618,7 +1616,7 @@ int fault_main(const struct fault_env *env, int argc, char **argv)
 	optind = 0;
 	st = fault_options(&f, argc, argv, false);
 	if (st)
-		return st < 0 ? FST_OK : st;
+		return st < 0 ? ST_OK : st;
 	if (optind >= argc)
 		return fault_bad_usage("missing subcommand: status, arm, disarm, set, run or sweep");
 	first = optind;
@@ -1632,7 +1630,7 @@ int fault_main(const struct fault_env *env, int argc, char **argv)
 	optind = 0;
 	st = fault_options(&f, argc, argv, !strcmp(f.sub, "run") || !strcmp(f.sub, "sweep"));
 	if (st)
-		return st < 0 ? FST_OK : st;
+		return st < 0 ? ST_OK : st;
 	if (strcmp(f.sub, "sweep") && (f.max_runs != 1000 || f.command_output))
 		return fault_bad_usage("--max-runs and --command-output are sweep options");
 	snprintf(f.path, sizeof(f.path), "%s/fault", env->dir);
