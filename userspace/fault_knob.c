@@ -257,26 +257,15 @@ const char *knob_text(const char *v)
 
 /* ---- output ---- */
 
-/* Text in the line format, written to the memstream m (of *text, *len), as a table. */
-int print_parsed(const struct fault *f, FILE *m, char **text, size_t *len,
-		 const char *name)
+/* Print a table built in memory (parse.h's builder), then free it. */
+int print_built(const struct fault *f, struct mi_table *t)
 {
-	struct mi_error e;
-	struct mi_table *t;
-	int st = ST_OK;
+	int st = ST_OK, err = mi_table_error(t);
 
-	if (fclose(m)) {
-		free(*text);
-		fprintf(stderr, "meminspect: out of memory\n");
-		return ST_FORMAT;
-	}
-	t = mi_table_parse(*text, *len, name, &e);
-	free(*text);
-	if (!t) {
-		fprintf(stderr, "meminspect: %s\n", e.msg);
-		return ST_FORMAT;
-	}
-	if (out_table(stdout, t, f->env->out)) {
+	if (err) {
+		fprintf(stderr, "meminspect: %s table: %s\n", mi_table_name(t), strerror(-err));
+		st = ST_FORMAT;
+	} else if (out_table(stdout, t, f->env->out)) {
 		fprintf(stderr, "meminspect: out of memory\n");
 		st = ST_FORMAT;
 	}

@@ -104,8 +104,7 @@ int load_fault(const struct fault *f, const char *file, const char *const *field
 	       struct mi_table **t);
 int check_fault_dir(const struct fault *f);
 const char *knob_text(const char *v);
-int print_parsed(const struct fault *f, FILE *m, char **text, size_t *len,
-		 const char *name);
+int print_built(const struct fault *f, struct mi_table *t);
 int print_section(const struct fault *f, const char *title, const struct mi_table *t,
 		  bool first);
 int fault_status(struct fault *f);

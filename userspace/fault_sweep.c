@@ -346,15 +346,22 @@ static const char *mod_word(const struct sweep_checks *sc, const struct run_resu
 	return r->unloaded ? "live,unloaded" : "live";
 }
 
+/* The sweep table: one record per run, in sweep_print()'s column order. */
+static const char *const sweep_fields[] = {
+	"nth", "exit", "failed", "matched", "splats", "new_taint", "module", "leaks", "caller",
+	NULL };
+enum { SW_NTH, SW_EXIT, SW_FAILED, SW_MATCHED, SW_SPLATS, SW_TAINT, SW_MODULE, SW_LEAKS,
+	SW_CALLER };
+
 static int sweep_print(struct fault *f, struct run_result *res, size_t nres, bool complete,
 		       bool splat, const struct spared *sp, size_t nsp,
 		       const struct sweep_checks *sc)
 {
 	bool modbad = false, leaked = false;
-	char *text = NULL, num[24];
-	size_t len = 0;
+	struct mi_table *t;
+	struct mi_error e;
+	char num[24];
 	struct json j;
-	FILE *m;
 
 	if (f->json) {
 		json_init(&j, stdout);
@@ -456,21 +463,27 @@ static int sweep_print(struct fault *f, struct run_result *res, size_t nres, boo
 		json_finish(&j);
 		return ST_OK;
 	}
-	m = open_memstream(&text, &len);
-	if (!m) {
-		fprintf(stderr, "meminspect: out of memory\n");
+	t = mi_table_new("sweep", sweep_fields, &e);
+	if (!t) {
+		fprintf(stderr, "meminspect: %s\n", e.msg);
 		return ST_FORMAT;
 	}
-	fputs("nth exit failed matched splats new_taint module leaks caller\n", m);
 	for (size_t i = 0; i < nres; i++) {
-		char leaks[24] = "-";
+		long rec = mi_table_add_record(t);
 
+		if (rec < 0)
+			break;
+		mi_table_setf(t, rec, SW_NTH, "%lu", res[i].nth);
+		mi_table_setf(t, rec, SW_EXIT, "%d", res[i].status);
+		mi_table_setf(t, rec, SW_FAILED, "%lld", res[i].failed);
+		mi_table_setf(t, rec, SW_MATCHED, "%lld", res[i].matched);
+		mi_table_setf(t, rec, SW_SPLATS, "%u", res[i].nsplat);
+		mi_table_setf(t, rec, SW_TAINT, "%lu", res[i].new_taint);
+		mi_table_set(t, rec, SW_MODULE, mod_word(sc, &res[i]));
 		if (res[i].leaks >= 0)
-			snprintf(leaks, sizeof(leaks), "%ld", res[i].leaks);
-		fprintf(m, "%lu %d %lld %lld %u %lu %s %s %s\n", res[i].nth, res[i].status,
-			res[i].failed, res[i].matched, res[i].nsplat, res[i].new_taint,
-			mod_word(sc, &res[i]), leaks,
-			res[i].caller && *res[i].caller ? res[i].caller : "-");
+			mi_table_setf(t, rec, SW_LEAKS, "%ld", res[i].leaks);
+		if (res[i].caller && *res[i].caller)
+			mi_table_set(t, rec, SW_CALLER, res[i].caller);
 		if (res[i].mod_note)
 			modbad = true;
 		if (res[i].leaks > 0)
@@ -478,42 +491,44 @@ static int sweep_print(struct fault *f, struct run_result *res, size_t nres, boo
 	}
 	for (size_t i = 0; i < nres; i++) {
 		for (unsigned int s = 0; s < res[i].nsplat && s < SPLAT_KEEP; s++)
-			fprintf(m, "# nth %lu: %s\n", res[i].nth, res[i].splat[s]);
+			mi_table_add_note(t, "nth %lu: %s", res[i].nth, res[i].splat[s]);
 		if (res[i].mod_note)
-			fprintf(m, "# nth %lu: module %s: %s\n", res[i].nth, sc->mod,
-				res[i].mod_note);
+			mi_table_add_note(t, "nth %lu: module %s: %s", res[i].nth, sc->mod,
+					  res[i].mod_note);
 		if (res[i].leaks > 0)
-			fprintf(m, "# nth %lu: kmemleak: %ld unreferenced objects after failing %s\n",
-				res[i].nth, res[i].leaks,
-				res[i].caller && *res[i].caller ? res[i].caller : "nothing");
+			mi_table_add_note(t,
+					  "nth %lu: kmemleak: %ld unreferenced objects after failing %s",
+					  res[i].nth, res[i].leaks,
+					  res[i].caller && *res[i].caller ? res[i].caller : "nothing");
 		for (unsigned int s = 0; s < res[i].nleak_line; s++)
-			fprintf(m, "# nth %lu: kmemleak: %s\n", res[i].nth, res[i].leak_line[s]);
+			mi_table_add_note(t, "nth %lu: kmemleak: %s", res[i].nth,
+					  res[i].leak_line[s]);
 	}
 	if (complete)
-		fprintf(m, "# complete: run %zu injected nothing; %zu failure points\n", nres,
-			nres - 1);
+		mi_table_add_note(t, "complete: run %zu injected nothing; %zu failure points",
+				  nres, nres - 1);
 	else
-		fprintf(m, "# incomplete: stopped after %zu runs\n", nres);
+		mi_table_add_note(t, "incomplete: stopped after %zu runs", nres);
 	for (size_t i = 0; i < nsp; i++)
-		fprintf(m, "# spared: %lld allocations in %lu runs under %s (%s)\n",
-			sp[i].allocations, sp[i].runs, sp[i].caller,
-			!strcmp(sp[i].origin, "builtin") ?
-			"built in: the kernel panics when it fails, docs/fault.md" :
-			"exclude-caller");
+		mi_table_add_note(t, "spared: %lld allocations in %lu runs under %s (%s)",
+				  sp[i].allocations, sp[i].runs, sp[i].caller,
+				  !strcmp(sp[i].origin, "builtin") ?
+				  "built in: the kernel panics when it fails, docs/fault.md" :
+				  "exclude-caller");
 	if (sc->mod)
-		fprintf(m, "# module %s: %s\n", sc->mod, modbad ?
-			"half-loaded after a run, or could not be unloaded (the sweep stopped)" :
-			"gone or live after every run");
+		mi_table_add_note(t, "module %s: %s", sc->mod, modbad ?
+				  "half-loaded after a run, or could not be unloaded (the sweep stopped)" :
+				  "gone or live after every run");
 	if (sc->leaks_on)
-		fprintf(m, "# kmemleak: %s\n", leaked ? "unreferenced objects after a run" :
-			"no unreferenced object after any run");
+		mi_table_add_note(t, "kmemleak: %s", leaked ? "unreferenced objects after a run" :
+				  "no unreferenced object after any run");
 	else if (sc->mod)
-		fprintf(m, "# kmemleak: not checked (the kernel has no kmemleak file)\n");
+		mi_table_add_note(t, "kmemleak: not checked (the kernel has no kmemleak file)");
 	else
-		fprintf(m, "# kmemleak: not checked (only a --module sweep scans for leaks)\n");
-	fprintf(m, "# %s\n", splat ? "a run left a kernel splat or a new taint" :
-		"no kernel splat, no new taint");
-	return print_parsed(f, m, &text, &len, "sweep");
+		mi_table_add_note(t, "kmemleak: not checked (only a --module sweep scans for leaks)");
+	mi_table_add_note(t, "%s", splat ? "a run left a kernel splat or a new taint" :
+			  "no kernel splat, no new taint");
+	return print_built(f, t);
 }
 
 int fault_sweep(struct fault *f)
