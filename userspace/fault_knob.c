@@ -284,6 +284,17 @@ int print_section(const struct fault *f, const char *title, const struct mi_tabl
 	return ST_OK;
 }
 
+/* status's and run's JSON object ends the same way: "stats" and "log", closed. */
+void json_stats_log(struct json *j, const struct mi_table *stats, const struct mi_table *log)
+{
+	json_key(j, "stats");
+	json_records(j, stats);
+	json_key(j, "log");
+	json_records(j, log);
+	json_end_object(j);
+	json_finish(j);
+}
+
 /* {"sites": "slab", "probability": 100, ...} */
 static void json_settings(struct json *j, const struct mi_table *t)
 {
@@ -321,12 +332,7 @@ int fault_status(struct fault *f)
 		json_begin_object(&j);
 		json_key(&j, "settings");
 		json_settings(&j, set);
-		json_key(&j, "stats");
-		json_records(&j, stats);
-		json_key(&j, "log");
-		json_records(&j, log);
-		json_end_object(&j);
-		json_finish(&j);
+		json_stats_log(&j, stats, log);
 		json_notes_to_stderr(set, "settings");
 		json_notes_to_stderr(stats, "stats");
 		json_notes_to_stderr(log, "log");

@@ -116,6 +116,7 @@ void free_saved(struct fault *f);
 int run_once(struct fault *f, int *status);
 long long sum_column(const struct mi_table *t, const char *field);
 void json_command(struct json *j, char **cmd);
+void json_stats_log(struct json *j, const struct mi_table *stats, const struct mi_table *log);
 int fault_run(struct fault *f);
 int fault_sweep(struct fault *f);
 

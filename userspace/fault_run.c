@@ -314,12 +314,7 @@ int fault_run(struct fault *f)
 		json_key(&j, "exit_status");
 		snprintf(num, sizeof(num), "%d", status);
 		json_value(&j, num);
-		json_key(&j, "stats");
-		json_records(&j, stats);
-		json_key(&j, "log");
-		json_records(&j, log);
-		json_end_object(&j);
-		json_finish(&j);
+		json_stats_log(&j, stats, log);
 	} else if (!st) {
 		st = print_section(f, "stats", stats, true);
 		if (!st)
