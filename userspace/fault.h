@@ -13,14 +13,7 @@ struct mi_access;
 struct mi_table;
 struct out_opts;
 
-/* Exit statuses: status.h (ST_REFUSED, ST_SPLAT, ST_INCOMPLETE are fault's). */
-enum {
-	FST_REFUSED = 6,	/* = ST_REFUSED (status.h); fault.c's names until it uses those */
-	FST_SPLAT = 7,		/* sweep: a run left a kernel splat or a new taint */
-	FST_INCOMPLETE = 8,	/* sweep: --max-runs reached before a run injected nothing */
-	FST_MODULE = 9,		/* sweep: --module's module half-loaded after a run, or not unloadable */
-	FST_LEAK = 10,		/* sweep: kmemleak found unreferenced objects after a run */
-};
+/* Exit statuses: status.h (ST_REFUSED to ST_LEAK are fault's). */
 
 struct fault_env {
 	const char *dir;		/* the module's files; ours are under dir/fault/ */

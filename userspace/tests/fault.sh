@@ -365,13 +365,13 @@ is "fault sweep killed by SIGTERM: dies of it" 143 "$?"
 is "fault sweep killed by SIGTERM: disarmed, knobs back" "$defaults" "$(fault_knob_values)"
 
 # the reader's own copy of scripts/splat-patterns must not drift from it
-is "fault.c's splat patterns are scripts/splat-patterns" \
+is "fault_sweep.c's splat patterns are scripts/splat-patterns" \
 	"$(grep -v '^#' "$here/../../scripts/splat-patterns")" \
-	"$(sed -n '/^static const char \*const splat_patterns/,/^};/p' "$here/../fault.c" |
+	"$(sed -n '/^static const char \*const splat_patterns/,/^};/p' "$here/../fault_sweep.c" |
 		sed -n 's/^\t"\(.*\)",$/\1/p')"
-is "fault.c's report headers are scripts/alloc-failure-reports" \
+is "fault_sweep.c's report headers are scripts/alloc-failure-reports" \
 	"$(grep -v '^#' "$here/../../scripts/alloc-failure-reports")" \
-	"$(sed -n '/^static const char \*const report_patterns/,/^};/p' "$here/../fault.c" |
+	"$(sed -n '/^static const char \*const report_patterns/,/^};/p' "$here/../fault_sweep.c" |
 		sed -n 's/^\t"\(.*\)",$/\1/p')"
 
 # ---- report and export: the capabilities row "fault" names a directory ----

@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * meminspect fault, the reader's fault command: what its files share.
+ * fault.c: options and dispatch; fault_knob.c: signals, the knob files,
+ * status, arm, disarm, set; fault_run.c: run; fault_sweep.c: sweep and
+ * the kernel log.
+ */
+#ifndef MI_FAULT_PRIV_H
+#define MI_FAULT_PRIV_H
+
+#include "access.h"
+#include "fault.h"
+#include "output.h"
+#include "parse.h"
+#include "status.h"
+#include "sweepcheck.h"
+
+#include <limits.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+/* docs/fault.md's knob table (fault_knob.c), in its order (also the order run writes them in) */
+extern const char *const knobs[];
+extern const char *const settings_fields[];
+extern const char *const stats_fields[];
+extern const char *const log_fields[];
+#define NKNOBS 22		/* = the length of knobs[] (fault_knob.c checks) */
+#define KNOB_SITES 0
+#define KNOB_NTH 10
+#define KNOB_PID 11
+#define KNOB_CHILDREN 12
+#define KNOB_MODULE 17
+#define KNOB_ARMED (NKNOBS - 1)
+
+/* At most this many spared callers reported by a sweep. */
+#define SPARED_KEEP 32
+
+/* A caller that exclude-caller (or the module's built-in list) spared. */
+struct spared {
+	char *caller, *origin;
+	long long allocations;
+	unsigned long runs;
+};
+
+/* At most this many splat lines kept per run. */
+#define SPLAT_KEEP 4
+
+struct run_result {
+	unsigned long nth;
+	int status;		/* exit status, 128 + signal if killed */
+	long long failed, matched;
+	unsigned int nsplat;
+	char *splat[SPLAT_KEEP];
+	unsigned long new_taint;
+	char *caller;		/* NULL: none in the log */
+	/* --module: the module after the run (sweepcheck.h) */
+	enum mod_state mod;
+	bool unloaded;		/* live, unloaded for the next run */
+	char *mod_note;		/* why it is half-loaded, or why it could not be unloaded */
+	long leaks;		/* kmemleak's unreferenced objects; -1: not scanned */
+	char *leak_line[LEAK_KEEP];
+	unsigned int nleak_line;
+};
+
+struct fault {
+	const struct fault_env *env;
+	const char *sub;		/* the subcommand */
+	bool json;
+	const char *val[NKNOBS];	/* from the options; NULL: leave alone */
+	const char *opt[NKNOBS];	/* the option that set it, for messages */
+	bool pid_given;
+	unsigned long max_runs;
+	bool command_output;
+	bool from_exec;			/* aim at the exec too (failcmd.sh's way) */
+	char **cmd;
+	/* what run/sweep changed, to put back */
+	char *saved[NKNOBS];
+	bool changed[NKNOBS];
+	char path[PATH_MAX];		/* dir/fault */
+};
+
+/* fault_knob.c: the signal state run and sweep share */
+#define NSTOP 4
+extern const int stop_signals[NSTOP];
+extern volatile sig_atomic_t fault_got_signal;
+extern volatile pid_t fault_child;
+extern char armed_path[PATH_MAX + 16];	/* dir/fault/armed, for the handler */
+
+struct json;
+
+void catch_stop_signals(void);
+void block_stop_signals(bool block, sigset_t *old);
+void reraise(void);
+int knob_index(const char *name);
+int write_knob(const struct fault *f, const char *knob, const char *value);
+int write_armed(const struct fault *f, const char *value);
+int open_armed(void);
+void close_armed(void);
+int knob_error(const struct fault *f, const char *knob, const char *value, int err,
+	       const char *opt);
+int load_fault(const struct fault *f, const char *file, const char *const *fields,
+	       struct mi_table **t);
+int check_fault_dir(const struct fault *f);
+const char *knob_text(const char *v);
+int print_built(const struct fault *f, struct mi_table *t);
+int print_section(const struct fault *f, const char *title, const struct mi_table *t,
+		  bool first);
+int fault_status(struct fault *f);
+int fault_arm(struct fault *f, bool arm);
+int fault_set(struct fault *f, const char *knob, const char *value);
+int apply_options(struct fault *f);
+int restore_options(struct fault *f);
+void free_saved(struct fault *f);
+int run_once(struct fault *f, int *status);
+long long sum_column(const struct mi_table *t, const char *field);
+void json_command(struct json *j, char **cmd);
+void json_stats_log(struct json *j, const struct mi_table *stats, const struct mi_table *log);
+int fault_run(struct fault *f);
+int fault_sweep(struct fault *f);
+
+#endif

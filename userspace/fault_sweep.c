@@ -1,0 +1,663 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * meminspect fault sweep: run with nth = 1, 2, 3, ... until a run injects
+ * nothing, with the kernel log, taint and --module checks after each run.
+ */
+#include "fault_priv.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <regex.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static const char *const excluded_fields[] = {
+	"caller", "origin", "present", "spared", NULL };
+
+/*
+ * scripts/splat-patterns, line for line (userspace/tests/fault.sh checks
+ * that they agree): a kernel log line matching one of them is a splat.
+ */
+static const char *const splat_patterns[] = {
+	"BUG:",
+	"WARNING:",
+	"Oops",
+	"general protection fault",
+	"kernel BUG at",
+	"Kernel panic",
+	"list_add corruption",
+	"list_del corruption",
+	"refcount_t:",
+	"soft lockup",
+	"rcu.*stall",
+	"blocked for more than",
+	"[Rr]edzone",
+	"[Pp]oison overwritten",
+	"Objects remaining",
+	"UBSAN:",
+	"KASAN:",
+	"kmemleak:.*new suspected",
+	"possible circular locking",
+	"inconsistent lock state",
+	"sleeping function called from invalid context",
+	"Call Trace:",
+};
+
+#define NPATTERNS (sizeof(splat_patterns) / sizeof(splat_patterns[0]))
+
+/*
+ * scripts/alloc-failure-reports, line for line (checked like the above):
+ * the headers of the kernel's own reports of a failed allocation.  A sweep
+ * injects failures in every run, so the stack dump ("Call Trace:") that
+ * follows such a header within REPORT_NEAR records is the kernel's expected
+ * answer, not a splat (scripts/splat-scan does the same inside a test's
+ * expect window).
+ */
+static const char *const report_patterns[] = {
+	"page allocation failure: order",
+	"vmalloc error: size",
+	"vmalloc: allocation failure:",
+	"invoked oom-killer: gfp_mask",
+};
+
+#define NREPORTS (sizeof(report_patterns) / sizeof(report_patterns[0]))
+#define REPORT_NEAR 20
+
+/* Taint bits that loading an out-of-tree module sets: O, E, N (as scripts/vm-run). */
+#define TAINT_EXPECTED (4096ul | 8192ul | 262144ul)
+
+/* ---- the kernel log and taint, for sweep ---- */
+
+struct klog {
+	int fd;			/* /dev/kmsg, non-blocking; -1: unavailable */
+	regex_t re[NPATTERNS];
+	regex_t report[NREPORTS];
+	unsigned int since_report;	/* records since a report header */
+	bool own_scan;			/* kmemleak's line after the sweep's own scan is no splat */
+	char buf[8192];
+	unsigned long tainted;
+	char tainted_path[PATH_MAX];
+};
+
+static bool read_tainted(struct klog *k, unsigned long *v)
+{
+	FILE *fp = fopen(k->tainted_path, "r");
+	bool ok;
+
+	if (!fp)
+		return false;
+	ok = fscanf(fp, "%lu", v) == 1;
+	fclose(fp);
+	return ok;
+}
+
+static void free_all(regex_t *re, size_t n)
+{
+	while (n--)
+		regfree(&re[n]);
+}
+
+static bool compile_all(regex_t *re, const char *const *pats, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (regcomp(&re[i], pats[i], REG_EXTENDED | REG_NOSUB)) {
+			fprintf(stderr, "meminspect: bad kernel log pattern '%s'\n", pats[i]);
+			free_all(re, i);
+			return false;
+		}
+	}
+	return true;
+}
+
+static int klog_open(struct klog *k)
+{
+	const char *kmsg = getenv("MEMINSPECT_KMSG"), *proc = getenv("MEMINSPECT_PROC");
+
+	if (!compile_all(k->re, splat_patterns, NPATTERNS))
+		return ST_FORMAT;
+	if (!compile_all(k->report, report_patterns, NREPORTS)) {
+		free_all(k->re, NPATTERNS);
+		return ST_FORMAT;
+	}
+	k->since_report = UINT_MAX;
+	snprintf(k->tainted_path, sizeof(k->tainted_path), "%s/sys/kernel/tainted",
+		 proc && *proc ? proc : "/proc");
+	kmsg = kmsg && *kmsg ? kmsg : "/dev/kmsg";
+	k->fd = open(kmsg, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (k->fd < 0 || lseek(k->fd, 0, SEEK_END) < 0) {
+		fprintf(stderr, "meminspect: fault sweep: warning: cannot read the kernel log %s (%s): only taint is checked\n",
+			kmsg, strerror(errno));
+		if (k->fd >= 0)
+			close(k->fd);
+		k->fd = -1;
+	}
+	if (!read_tainted(k, &k->tainted)) {
+		fprintf(stderr, "meminspect: fault sweep: warning: cannot read %s: taint is not checked\n",
+			k->tainted_path);
+		k->tainted = ULONG_MAX;
+	}
+	return ST_OK;
+}
+
+static void klog_close(struct klog *k)
+{
+	free_all(k->re, NPATTERNS);
+	free_all(k->report, NREPORTS);
+	if (k->fd >= 0)
+		close(k->fd);
+}
+
+/* One log line (a /dev/kmsg record's text after "prio,seq,ts,flags;"). */
+static void klog_line(struct klog *k, char *line, struct run_result *res)
+{
+	char *semi = strchr(line, ';'), *p;
+
+	if (*line == ' ')	/* a record's KEY=value continuation */
+		return;
+	if (semi && strspn(line, "0123456789,-abcdefghijklmnopqrstuvwxyzACDNP=") ==
+	    (size_t)(semi - line))
+		line = semi + 1;
+	for (size_t i = 0; i < NREPORTS; i++) {
+		if (!regexec(&k->report[i], line, 0, NULL, 0)) {
+			k->since_report = 0;
+			return;
+		}
+	}
+	if (k->since_report < UINT_MAX)
+		k->since_report++;
+	for (size_t i = 0; i < NPATTERNS; i++) {
+		if (regexec(&k->re[i], line, 0, NULL, 0))
+			continue;
+		if (!strcmp(splat_patterns[i], "Call Trace:") &&
+		    k->since_report <= REPORT_NEAR)
+			return;		/* the stack dump of a report above */
+		if (k->own_scan && !strcmp(splat_patterns[i], "kmemleak:.*new suspected"))
+			return;		/* counted as the run's leaks instead */
+		if (res->nsplat < SPLAT_KEEP) {
+			/* a note is one line of printable text */
+			for (p = line; *p; p++)
+				if ((unsigned char)*p < ' ' || *p == 0x7f)
+					*p = '?';
+			res->splat[res->nsplat] = strdup(line);
+		}
+		res->nsplat++;
+		return;
+	}
+}
+
+/* Everything logged since the last call; res NULL: just skip it. */
+static void klog_read(struct klog *k, struct run_result *res)
+{
+	size_t have = 0;
+
+	if (k->fd < 0)
+		return;
+	for (;;) {
+		ssize_t n = read(k->fd, k->buf + have, sizeof(k->buf) - 1 - have);
+		char *line, *nl;
+
+		if (n < 0 && (errno == EINTR || errno == EPIPE))
+			continue;	/* EPIPE: records overwritten meanwhile */
+		if (n <= 0)
+			break;
+		have += (size_t)n;
+		k->buf[have] = '\0';
+		line = k->buf;
+		while ((nl = strchr(line, '\n'))) {
+			*nl = '\0';
+			if (res)
+				klog_line(k, line, res);
+			line = nl + 1;
+		}
+		/* a record is one read on /dev/kmsg; a plain file may cut a line */
+		have = strlen(line);
+		memmove(k->buf, line, have);
+		if (have == sizeof(k->buf) - 1)
+			have = 0;
+	}
+}
+
+static void free_result(struct run_result *r)
+{
+	for (unsigned int i = 0; i < r->nsplat && i < SPLAT_KEEP; i++)
+		free(r->splat[i]);
+	free(r->caller);
+	free(r->mod_note);
+	for (unsigned int i = 0; i < r->nleak_line; i++)
+		free(r->leak_line[i]);
+}
+
+/* The caller of the last injected failure, from the log. */
+static char *last_caller(const struct mi_table *log)
+{
+	size_t n = mi_nrecords(log);
+
+	return n ? strdup(mi_get(log, n - 1, "caller")) : NULL;
+}
+
+/*
+ * Add this run's spared allocations (fault/excluded, absent on a module
+ * without exclude-caller) to @sp.
+ */
+static int add_spared(struct fault *f, struct spared *sp, size_t *nsp)
+{
+	char path[PATH_MAX + 16];
+	struct mi_table *t;
+	long long v;
+	int st;
+
+	snprintf(path, sizeof(path), "%s/excluded", f->path);
+	if (access(path, F_OK))
+		return ST_OK;
+	st = load_fault(f, "excluded", excluded_fields, &t);
+	if (st)
+		return st;
+	for (size_t r = 0; r < mi_nrecords(t); r++) {
+		const char *c = mi_get(t, r, "caller");
+		size_t i;
+
+		if (mi_parse_s64(mi_get(t, r, "spared"), &v) || v <= 0)
+			continue;
+		for (i = 0; i < *nsp && strcmp(sp[i].caller, c); i++)
+			;
+		if (i == *nsp) {
+			if (*nsp == SPARED_KEEP)
+				continue;
+			sp[i].caller = strdup(c);
+			sp[i].origin = strdup(mi_get(t, r, "origin"));
+			if (!sp[i].caller || !sp[i].origin) {
+				free(sp[i].caller);
+				free(sp[i].origin);
+				mi_table_free(t);
+				fprintf(stderr, "meminspect: out of memory\n");
+				return ST_FORMAT;
+			}
+			(*nsp)++;
+		}
+		sp[i].allocations += v;
+		sp[i].runs++;
+	}
+	mi_table_free(t);
+	return ST_OK;
+}
+
+/* What sweep checks besides the kernel log: --module's module, kmemleak. */
+struct sweep_checks {
+	const char *mod;	/* --module, NULL: none */
+	bool was_loaded;	/* loaded before the first run: never unloaded */
+	bool leaks_on;		/* kmemleak is there */
+	struct leak_scan leak;
+};
+
+/*
+ * --module: after a run the module must be gone or live, never on its way
+ * (docs/fault-reader.md). Live after a run that failed something, and not
+ * loaded before the sweep, it is unloaded so the next run loads it afresh.
+ * False if the sweep cannot go on.
+ */
+static bool after_run_module(struct fault *f, struct sweep_checks *sc, struct run_result *r)
+{
+	char why[160];
+	int err;
+
+	r->mod = mod_state(sc->mod, why, sizeof(why));
+	if (r->mod == MOD_HALF) {
+		r->mod_note = strdup(why);
+		return false;
+	}
+	if (r->mod != MOD_LIVE || sc->was_loaded || r->failed == 0)
+		return true;
+	if (r->nsplat) {
+		/*
+		 * The kernel complained while loading it: what it left may not
+		 * survive its exit (5.10's brd: add_disk() WARNs on a failure
+		 * it cannot report, then del_gendisk oopses at unload).
+		 */
+		r->mod_note = strdup("live after a kernel splat: not unloaded, the sweep stops");
+		return false;
+	}
+	err = mod_unload(sc->mod);
+	if (err) {
+		snprintf(why, sizeof(why), "live, and unloading it for the next run failed: %s",
+			 strerror(err));
+		r->mod_note = strdup(why);
+		fprintf(stderr, "meminspect: fault %s: module %s: %s\n", f->sub, sc->mod, why);
+		return false;
+	}
+	r->unloaded = true;
+	return true;
+}
+
+static const char *mod_word(const struct sweep_checks *sc, const struct run_result *r)
+{
+	if (!sc->mod)
+		return "-";
+	if (r->mod == MOD_HALF)
+		return "half-loaded";
+	if (r->mod == MOD_GONE)
+		return "gone";
+	return r->unloaded ? "live,unloaded" : "live";
+}
+
+/* The sweep table: one record per run, in sweep_print()'s column order. */
+static const char *const sweep_fields[] = {
+	"nth", "exit", "failed", "matched", "splats", "new_taint", "module", "leaks", "caller",
+	NULL };
+enum { SW_NTH, SW_EXIT, SW_FAILED, SW_MATCHED, SW_SPLATS, SW_TAINT, SW_MODULE, SW_LEAKS,
+	SW_CALLER };
+
+static int sweep_print(struct fault *f, struct run_result *res, size_t nres, bool complete,
+		       bool splat, const struct spared *sp, size_t nsp,
+		       const struct sweep_checks *sc)
+{
+	bool modbad = false, leaked = false;
+	struct mi_table *t;
+	struct mi_error e;
+	char num[24];
+	struct json j;
+
+	if (f->json) {
+		json_init(&j, stdout);
+		json_begin_object(&j);
+		json_key(&j, "command");
+		json_command(&j, f->cmd);
+		json_key(&j, "runs");
+		json_begin_array(&j);
+		for (size_t i = 0; i < nres; i++) {
+			struct run_result *r = &res[i];
+
+			json_begin_object(&j);
+#define JNUM(key, fmt, v) do { json_key(&j, key); snprintf(num, sizeof(num), fmt, v); \
+			       json_value(&j, num); } while (0)
+			JNUM("nth", "%lu", r->nth);
+			JNUM("exit_status", "%d", r->status);
+			JNUM("failed", "%lld", r->failed);
+			JNUM("matched", "%lld", r->matched);
+			JNUM("splats", "%u", r->nsplat);
+			json_key(&j, "splat_lines");
+			json_begin_array(&j);
+			for (unsigned int s = 0; s < r->nsplat && s < SPLAT_KEEP; s++)
+				json_string(&j, r->splat[s]);
+			json_end_array(&j);
+			JNUM("new_taint", "%lu", r->new_taint);
+			json_key(&j, "caller");
+			if (r->caller)
+				json_string(&j, r->caller);
+			else
+				json_null(&j);
+			json_key(&j, "module_state");
+			if (sc->mod)
+				json_string(&j, r->mod == MOD_HALF ? "half-loaded" :
+					    r->mod == MOD_GONE ? "gone" : "live");
+			else
+				json_null(&j);
+			json_key(&j, "module_unloaded");
+			json_value(&j, r->unloaded ? "1" : "0");
+			json_key(&j, "module_note");
+			if (r->mod_note)
+				json_string(&j, r->mod_note);
+			else
+				json_null(&j);
+			if (r->leaks >= 0) {
+				JNUM("leaks", "%ld", r->leaks);
+			} else {
+				json_key(&j, "leaks");
+				json_null(&j);
+			}
+			json_key(&j, "leak_lines");
+			json_begin_array(&j);
+			for (unsigned int s = 0; s < r->nleak_line; s++)
+				json_string(&j, r->leak_line[s]);
+			json_end_array(&j);
+			json_end_object(&j);
+			if (r->mod_note)
+				modbad = true;
+			if (r->leaks > 0)
+				leaked = true;
+		}
+		json_end_array(&j);
+		json_key(&j, "module");
+		if (sc->mod)
+			json_string(&j, sc->mod);
+		else
+			json_null(&j);
+		json_key(&j, "module_ok");
+		if (sc->mod)
+			json_value(&j, modbad ? "0" : "1");
+		else
+			json_null(&j);
+		json_key(&j, "kmemleak");
+		json_value(&j, sc->leaks_on ? "1" : "0");
+		json_key(&j, "leaked");
+		if (sc->leaks_on)
+			json_value(&j, leaked ? "1" : "0");
+		else
+			json_null(&j);
+		json_key(&j, "complete");
+		json_value(&j, complete ? "1" : "0");
+		JNUM("failure_points", "%zu", complete ? nres - 1 : nres);
+		json_key(&j, "spared");
+		json_begin_array(&j);
+		for (size_t i = 0; i < nsp; i++) {
+			json_begin_object(&j);
+			json_key(&j, "caller");
+			json_string(&j, sp[i].caller);
+			json_key(&j, "origin");
+			json_string(&j, sp[i].origin);
+			JNUM("allocations", "%lld", sp[i].allocations);
+			JNUM("runs", "%lu", sp[i].runs);
+			json_end_object(&j);
+		}
+		json_end_array(&j);
+		json_key(&j, "clean");
+		json_value(&j, splat ? "0" : "1");
+#undef JNUM
+		json_end_object(&j);
+		json_finish(&j);
+		return ST_OK;
+	}
+	t = mi_table_new("sweep", sweep_fields, &e);
+	if (!t) {
+		fprintf(stderr, "meminspect: %s\n", e.msg);
+		return ST_FORMAT;
+	}
+	for (size_t i = 0; i < nres; i++) {
+		long rec = mi_table_add_record(t);
+
+		if (rec < 0)
+			break;
+		mi_table_setf(t, rec, SW_NTH, "%lu", res[i].nth);
+		mi_table_setf(t, rec, SW_EXIT, "%d", res[i].status);
+		mi_table_setf(t, rec, SW_FAILED, "%lld", res[i].failed);
+		mi_table_setf(t, rec, SW_MATCHED, "%lld", res[i].matched);
+		mi_table_setf(t, rec, SW_SPLATS, "%u", res[i].nsplat);
+		mi_table_setf(t, rec, SW_TAINT, "%lu", res[i].new_taint);
+		mi_table_set(t, rec, SW_MODULE, mod_word(sc, &res[i]));
+		if (res[i].leaks >= 0)
+			mi_table_setf(t, rec, SW_LEAKS, "%ld", res[i].leaks);
+		if (res[i].caller && *res[i].caller)
+			mi_table_set(t, rec, SW_CALLER, res[i].caller);
+		if (res[i].mod_note)
+			modbad = true;
+		if (res[i].leaks > 0)
+			leaked = true;
+	}
+	for (size_t i = 0; i < nres; i++) {
+		for (unsigned int s = 0; s < res[i].nsplat && s < SPLAT_KEEP; s++)
+			mi_table_add_note(t, "nth %lu: %s", res[i].nth, res[i].splat[s]);
+		if (res[i].mod_note)
+			mi_table_add_note(t, "nth %lu: module %s: %s", res[i].nth, sc->mod,
+					  res[i].mod_note);
+		if (res[i].leaks > 0)
+			mi_table_add_note(t,
+					  "nth %lu: kmemleak: %ld unreferenced objects after failing %s",
+					  res[i].nth, res[i].leaks,
+					  res[i].caller && *res[i].caller ? res[i].caller : "nothing");
+		for (unsigned int s = 0; s < res[i].nleak_line; s++)
+			mi_table_add_note(t, "nth %lu: kmemleak: %s", res[i].nth,
+					  res[i].leak_line[s]);
+	}
+	if (complete)
+		mi_table_add_note(t, "complete: run %zu injected nothing; %zu failure points",
+				  nres, nres - 1);
+	else
+		mi_table_add_note(t, "incomplete: stopped after %zu runs", nres);
+	for (size_t i = 0; i < nsp; i++)
+		mi_table_add_note(t, "spared: %lld allocations in %lu runs under %s (%s)",
+				  sp[i].allocations, sp[i].runs, sp[i].caller,
+				  !strcmp(sp[i].origin, "builtin") ?
+				  "built in: the kernel panics when it fails, docs/fault.md" :
+				  "exclude-caller");
+	if (sc->mod)
+		mi_table_add_note(t, "module %s: %s", sc->mod, modbad ?
+				  "half-loaded after a run, or could not be unloaded (the sweep stopped)" :
+				  "gone or live after every run");
+	if (sc->leaks_on)
+		mi_table_add_note(t, "kmemleak: %s", leaked ? "unreferenced objects after a run" :
+				  "no unreferenced object after any run");
+	else if (sc->mod)
+		mi_table_add_note(t, "kmemleak: not checked (the kernel has no kmemleak file)");
+	else
+		mi_table_add_note(t, "kmemleak: not checked (only a --module sweep scans for leaks)");
+	mi_table_add_note(t, "%s", splat ? "a run left a kernel splat or a new taint" :
+			  "no kernel splat, no new taint");
+	return print_built(f, t);
+}
+
+int fault_sweep(struct fault *f)
+{
+	struct run_result *res = calloc(f->max_runs, sizeof(*res));
+	struct mi_table *stats, *log;
+	bool complete = false, splat = false;
+	struct klog k = { .fd = -1 };
+	struct spared sp[SPARED_KEEP] = { { 0 } };
+	size_t nres = 0, nsp = 0;
+	const char *mod = f->val[KNOB_MODULE];
+	struct sweep_checks sc = { .mod = mod };
+	bool modbad = false, leaked = false;
+	double end;
+	int st, rst;
+
+	if (!res) {
+		fprintf(stderr, "meminspect: out of memory\n");
+		return ST_FORMAT;
+	}
+	st = klog_open(&k);
+	if (st) {
+		free(res);
+		return st;
+	}
+	if (mod && !*mod)
+		mod = sc.mod = NULL;
+	if (mod) {
+		char why[128];
+
+		sc.was_loaded = mod_state(mod, why, sizeof(why)) != MOD_GONE;
+	}
+	/*
+	 * kmemleak for a driver's init (--module) only: each scan waits out
+	 * kmemleak's 5 s minimum age and walks all of memory, which a sweep of
+	 * a program (tens to hundreds of runs) cannot afford; the debug lane's
+	 * sweep of sysprog and two busybox applets went from minutes to past
+	 * its 900 s with a scan after every run.
+	 */
+	sc.leaks_on = sc.mod && leak_open(&sc.leak, f->env->dir);
+	st = apply_options(f);
+	if (!st)
+		st = open_armed();
+	for (unsigned long n = 1; !st && n <= f->max_runs && !fault_got_signal; n++) {
+		struct run_result *r = &res[nres];
+		unsigned long taint;
+		char nth[24];
+		int err;
+
+		snprintf(nth, sizeof(nth), "%lu", n);
+		err = write_knob(f, "nth", nth);
+		if (err) {
+			st = knob_error(f, "nth", nth, err, NULL);
+			break;
+		}
+		f->changed[KNOB_NTH] = true;
+		klog_read(&k, NULL);
+		r->nth = n;
+		st = run_once(f, &r->status);
+		if (st)
+			break;
+		end = mono_now();
+		nres++;
+		st = load_fault(f, "stats", stats_fields, &stats);
+		if (st)
+			break;
+		r->failed = sum_column(stats, "failed");
+		r->matched = sum_column(stats, "matched");
+		mi_table_free(stats);
+		st = load_fault(f, "log", log_fields, &log);
+		if (st)
+			break;
+		r->caller = r->failed ? last_caller(log) : NULL;
+		mi_table_free(log);
+		st = add_spared(f, sp, &nsp);
+		if (st)
+			break;
+		klog_read(&k, r);
+		if (k.tainted != ULONG_MAX && read_tainted(&k, &taint)) {
+			r->new_taint = taint & ~k.tainted & ~TAINT_EXPECTED;
+			k.tainted = taint;
+		}
+		if (r->nsplat || r->new_taint)
+			splat = true;
+		if (mod && !after_run_module(f, &sc, r))
+			modbad = true;
+		r->leaks = -1;
+		if (sc.leaks_on) {
+			r->leaks = leak_scan(&sc.leak, end);
+			leak_take(&sc.leak, r->leak_line, &r->nleak_line);
+			/* kmemleak's own line about that scan is the leaks column */
+			k.own_scan = true;
+			klog_read(&k, r);
+			k.own_scan = false;
+			if (r->nsplat)
+				splat = true;
+			if (r->leaks > 0)
+				leaked = true;
+		}
+		if (modbad)
+			break;
+		if (r->failed == 0) {
+			complete = true;
+			break;
+		}
+	}
+	close_armed();
+	rst = restore_options(f);
+	if (!st && nres)
+		st = sweep_print(f, res, nres, complete, splat, sp, nsp, &sc);
+	for (size_t i = 0; i < nres; i++)
+		free_result(&res[i]);
+	for (size_t i = 0; i < nsp; i++) {
+		free(sp[i].caller);
+		free(sp[i].origin);
+	}
+	free(res);
+	klog_close(&k);
+	free_saved(f);
+	reraise();
+	if (st)
+		return st;
+	if (splat)
+		return ST_SPLAT;
+	if (modbad)
+		return ST_MODULE;
+	if (leaked)
+		return ST_LEAK;
+	if (!complete)
+		return ST_INCOMPLETE;
+	return rst;
+}
