@@ -38,7 +38,7 @@ site_field()
 
 # ---- bad writes ----------------------------------------------------------------
 
-for v in 2 -1 yes ""; do
+for v in 2 -1 yes '1 1'; do
 	if printf '%s' "$v" > "$A/armed" 2>/dev/null; then
 		fail "armed rejects '$v'"
 	else
