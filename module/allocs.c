@@ -30,6 +30,7 @@
 #include <trace/events/kmem.h>
 
 #include "allocs.h"
+#include "capabilities.h"
 #include "fault_parse.h"
 
 #define MI_ALLOCS_SITES		1024	/* call sites tracked (power of 2) */
@@ -501,11 +502,26 @@ out:
 }
 DEFINE_SHOW_ATTRIBUTE(mi_allocs_table);
 
+static struct mi_cap mi_allocs_cap = {
+	.name = "allocs", .kind = MI_CAP_MECHANISM,
+};
+static struct mi_cap_table mi_allocs_caps;
+
 int mi_allocs_init(struct dentry *parent)
 {
 	struct dentry *file;
 	uintptr_t knob;
 
+	/* a directory of knobs and one table: a mechanism row, as fault/ */
+	mi_cap_set(&mi_allocs_cap, true,
+		   "directory allocs/: slab allocations by call site from the kmem tracepoints (docs/allocs.md); %s",
+#ifdef MI_HAVE_KMEM_TP_NODE_FOLDED
+		   "kmem_cache_alloc's size is kmem_cache_size() of its cache"
+#else
+		   "kmalloc_node and kmem_cache_alloc_node probed too, sizes from the tracepoint"
+#endif
+		   );
+	mi_caps_register(&mi_allocs_caps, &mi_allocs_cap, 1);
 	mi_allocs.dir = debugfs_create_dir("allocs", parent);
 	if (IS_ERR(mi_allocs.dir))
 		return PTR_ERR(mi_allocs.dir);
@@ -524,6 +540,9 @@ int mi_allocs_init(struct dentry *parent)
 /* After debugfs_remove_recursive(): no knob write can arm again. */
 void mi_allocs_exit(void)
 {
+	if (mi_allocs_caps.caps)
+		mi_caps_unregister(&mi_allocs_caps);
+	mi_allocs_caps.caps = NULL;
 	mutex_lock(&mi_allocs.lock);
 	if (mi_allocs.armed) {
 		mi_allocs_detach();
