@@ -6,7 +6,8 @@
 # requested bytes and N x the kmalloc size class (from /proc/slabinfo)
 # allocated, and 0 live after the helper frees them.  Bad knob writes
 # change nothing, a disarmed table stops counting, a busybox applet
-# aimed by comm shows up, and rmmod while armed is clean.
+# aimed by comm shows up, 4 readers under churn are safe, and rmmod
+# while armed is clean.
 . "${ST_DIR:-$(dirname "$0")}/lib.sh"
 
 A=$MI_DIR/allocs
@@ -16,6 +17,7 @@ S=200
 T=$(mi_tmpdir allocs) || exit 1
 cleanup()
 {
+	[ -n "${readers:-}" ] && kill $readers 2>/dev/null
 	echo 0 > "$A/armed" 2>/dev/null
 	echo 0 > "$A/aim_pid" 2>/dev/null
 	echo > "$A/aim_comm" 2>/dev/null
@@ -122,6 +124,31 @@ diag "find: $rows sites, $allocs allocations"
 check "find's allocations are counted" [ "$allocs" -gt 0 ]
 check "no helper site under aim_comm=find" [ "$(site_field 4)" = none ]
 echo > "$A/aim_comm"
+
+# ---- churn: 4 readers while the helper allocates and frees and we re-arm ------
+
+echo 1 > "$A/armed"
+readers=
+for i in 1 2 3 4; do
+	( while :; do cat "$A/table" > /dev/null 2>&1; done ) &
+	readers="$readers $!"
+done
+i=0
+while [ "$i" -lt 20 ]; do
+	echo "2000 64" > "$MI_TEST_DIR/allocs"
+	echo 0 > "$MI_TEST_DIR/allocs"
+	echo 1 > "$A/armed"
+	i=$((i + 1))
+done
+kill $readers 2>/dev/null
+wait 2>/dev/null
+readers=
+# system-wide (no aim): the helper's site is still exact
+echo "1000 64" > "$MI_TEST_DIR/allocs"
+check "system-wide after churn: 1000 live at allocs_fill" [ "$(site_field 1)" = 1000 ]
+echo 0 > "$MI_TEST_DIR/allocs"
+check "system-wide after churn: 0 live after the free" [ "$(site_field 1)" = 0 ]
+echo 0 > "$A/armed"
 
 # ---- rmmod while armed ---------------------------------------------------------
 
