@@ -36,8 +36,8 @@
 #define MI_ALLOCS_SITES		1024	/* call sites tracked (power of 2) */
 #define MI_ALLOCS_PROBES	32	/* slots tried per insert or lookup */
 #define MI_ALLOCS_HASH_MIN	1024
-#define MI_ALLOCS_HASH_MAX	(1U << 22)
-#define MI_ALLOCS_HASH_DEFAULT	(1U << 16)
+#define MI_ALLOCS_HASH_MAX	BIT(22)
+#define MI_ALLOCS_HASH_DEFAULT	BIT(16)
 #define MI_ALLOCS_TOMB		1UL	/* a freed slot; never a slab pointer */
 #define MI_ALLOCS_BUSY		2UL	/* being filled by one probe */
 
@@ -140,6 +140,7 @@ static void mi_allocs_record(unsigned long call_site, const void *ptr,
 		o->site = n;
 		o->bytes_req = min_t(size_t, bytes_req, U32_MAX);
 		o->bytes_alloc = min_t(size_t, bytes_alloc, U32_MAX);
+		/* pairs with the acquire in mi_allocs_forget(): fields first */
 		smp_store_release(&o->ptr, p);
 		atomic64_inc(&s->live);
 		atomic64_add(o->bytes_req, &s->live_req);
@@ -163,6 +164,7 @@ static void mi_allocs_forget(const void *ptr)
 		struct mi_allocs_obj *o = &mi_allocs.objs[(h + i) & cap_mask];
 		struct mi_allocs_site *s;
 
+		/* pairs with the release in mi_allocs_record() */
 		if (smp_load_acquire(&o->ptr) != p)
 			continue;
 		s = &mi_allocs.sites[o->site];
@@ -170,7 +172,10 @@ static void mi_allocs_forget(const void *ptr)
 		atomic64_dec(&s->live);
 		atomic64_sub(o->bytes_req, &s->live_req);
 		atomic64_sub(o->bytes_alloc, &s->live_alloc);
-		/* only this free owns the slot now: no cmpxchg needed */
+		/*
+		 * Only this free owns the slot: no cmpxchg; the release
+		 * orders the reads above before the slot's reuse.
+		 */
 		smp_store_release(&o->ptr, MI_ALLOCS_TOMB);
 		return;
 	}
@@ -505,6 +510,7 @@ DEFINE_SHOW_ATTRIBUTE(mi_allocs_table);
 static struct mi_cap mi_allocs_cap = {
 	.name = "allocs", .kind = MI_CAP_MECHANISM,
 };
+
 static struct mi_cap_table mi_allocs_caps;
 
 int mi_allocs_init(struct dentry *parent)
