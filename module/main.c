@@ -11,6 +11,7 @@
 #include <linux/init.h>
 #include <linux/module.h>
 
+#include "allocs.h"
 #include "buddy.h"
 #include "capabilities.h"
 #include "fault.h"
@@ -119,8 +120,18 @@ static int __init mi_init(void)
 		pr_err("cannot create the fault directory: %d\n", err);
 		goto remove_dir;
 	}
+	err = mi_allocs_init(mi_dir);
+	if (err) {
+		pr_err("cannot create the allocs directory: %d\n", err);
+		goto remove_allocs;
+	}
 	return 0;
 
+remove_allocs:
+	debugfs_remove_recursive(mi_dir);
+	mi_allocs_exit();
+	mi_fault_exit();
+	goto unregister_files;
 remove_dir:
 	debugfs_remove_recursive(mi_dir);
 unregister_files:
@@ -131,6 +142,7 @@ unregister_files:
 static void __exit mi_exit(void)
 {
 	debugfs_remove_recursive(mi_dir);
+	mi_allocs_exit();
 	mi_fault_exit();
 	mi_state_exit();
 }

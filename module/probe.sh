@@ -169,4 +169,22 @@ grep -q 'define DECL_TOKEN_PARAMS' "$srctree/include/linux/slab.h" &&
 grep -q '[[:space:]]synchronize_rcu_tasks[[:space:]]' "$symvers" 2>/dev/null &&
 	flags="$flags -DMI_HAVE_SYNCHRONIZE_RCU_TASKS"
 
+# allocs.c's kmem tracepoint prototypes (include/trace/events/kmem.h).
+kmem=$srctree/include/trace/events/kmem.h
+# "mm/slab_common: unify NUMA and UMA version of tracepoints" (11e9734bcb6a,
+# v6.1): kmalloc_node and kmem_cache_alloc_node are gone, kmalloc and
+# kmem_cache_alloc take a node, and kmem_cache_alloc the cache ("mm/
+# slab_common: drop kmem_alloc & avoid dereferencing fields when not
+# using", 2c1d697fb8ba, v6.1).
+grep -q '^TRACE_EVENT(kmem_cache_alloc,' "$kmem" 2>/dev/null &&
+	flags="$flags -DMI_HAVE_KMEM_TP_NODE_FOLDED"
+# kmem_cache_free: "mm, tracing: record slab name for kmem_cache_free()"
+# (3544de8ee6e4, v5.12) added the name; "mm/slab_common: kmem_cache_free
+# tracepoint: pass the cache" (v6.1, with the change above) the cache.
+if grep -q 'const void \*ptr, const struct kmem_cache \*s)' "$kmem" 2>/dev/null; then
+	flags="$flags -DMI_HAVE_KMEM_CACHE_FREE_CACHE"
+elif grep -q 'const void \*ptr, const char \*name)' "$kmem" 2>/dev/null; then
+	flags="$flags -DMI_HAVE_KMEM_CACHE_FREE_NAME"
+fi
+
 echo "$flags"

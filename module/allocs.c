@@ -1,0 +1,560 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * allocs/ - slab allocations by call site, from the exported kmem
+ * tracepoints (kmalloc, kmem_cache_alloc, kfree, kmem_cache_free).
+ *
+ * Knobs: armed (0/1; writing 1 resets the counters and attaches the
+ * probes, 0 detaches them), aim_pid and aim_comm (which allocations are
+ * counted; set only while disarmed), hash_size (slots of the ptr -> site
+ * table; set only while disarmed).  Read: table.
+ *
+ * The probes run in any context, so they neither allocate nor print nor
+ * lock: the site table and the object hash are preallocated when arming
+ * and filled with cmpxchg().  A full table is counted (overflow), never
+ * waited on.  Frees are matched against the object hash whatever the aim,
+ * so an object is counted live from its aimed allocation to its free.
+ */
+#include <linux/atomic.h>
+#include <linux/debugfs.h>
+#include <linux/jiffies.h>
+#include <linux/kernel.h>
+#include <linux/log2.h>
+#include <linux/mutex.h>
+#include <linux/sched.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/tracepoint.h>
+#include <linux/uaccess.h>
+#include <linux/vmalloc.h>
+#include <trace/events/kmem.h>
+
+#include "allocs.h"
+#include "capabilities.h"
+#include "fault_parse.h"
+
+#define MI_ALLOCS_SITES		1024	/* call sites tracked (power of 2) */
+#define MI_ALLOCS_PROBES	32	/* slots tried per insert or lookup */
+#define MI_ALLOCS_HASH_MIN	1024
+#define MI_ALLOCS_HASH_MAX	BIT(22)
+#define MI_ALLOCS_HASH_DEFAULT	BIT(16)
+#define MI_ALLOCS_TOMB		1UL	/* a freed slot; never a slab pointer */
+#define MI_ALLOCS_BUSY		2UL	/* being filled by one probe */
+
+struct mi_allocs_site {
+	unsigned long call_site;	/* 0 = free slot; set once per arming */
+	atomic64_t allocs, frees;
+	atomic64_t live, live_req, live_alloc;
+};
+
+struct mi_allocs_obj {
+	unsigned long ptr;		/* 0 empty, TOMB freed, BUSY claimed */
+	u32 site;			/* index into mi_allocs.sites */
+	u32 bytes_req, bytes_alloc;
+};
+
+static struct {
+	struct mutex lock;		/* knobs, arming, the tables' lifetime */
+	bool armed;
+	int aim_pid;			/* 0 = any */
+	char aim_comm[TASK_COMM_LEN];	/* "" = any */
+	unsigned int hash_size;		/* knob; the table has hash_cap slots */
+	unsigned int hash_cap;
+	struct mi_allocs_site *sites;
+	struct mi_allocs_obj *objs;
+	unsigned long armed_at;		/* jiffies */
+	atomic64_t site_overflow, obj_overflow, unmatched_frees;
+	struct dentry *dir;
+} mi_allocs = {
+	.lock = __MUTEX_INITIALIZER(mi_allocs.lock),
+	.hash_size = MI_ALLOCS_HASH_DEFAULT,
+};
+
+static u32 mi_allocs_hash(unsigned long v)
+{
+	return hash_long(v, 32);
+}
+
+static bool mi_allocs_aimed(void)
+{
+	if (mi_allocs.aim_pid && task_tgid_nr(current) != mi_allocs.aim_pid)
+		return false;
+	if (mi_allocs.aim_comm[0] &&
+	    strncmp(current->comm, mi_allocs.aim_comm, TASK_COMM_LEN))
+		return false;
+	return true;
+}
+
+/* The slot of @call_site, claimed if new; -1 when the table is full. */
+static int mi_allocs_site_get(unsigned long call_site)
+{
+	u32 h = mi_allocs_hash(call_site);
+	unsigned int i;
+
+	for (i = 0; i < MI_ALLOCS_PROBES * 2; i++) {
+		u32 n = (h + i) & (MI_ALLOCS_SITES - 1);
+		struct mi_allocs_site *s = &mi_allocs.sites[n];
+		unsigned long old = READ_ONCE(s->call_site);
+
+		if (old == call_site)
+			return n;
+		if (!old) {
+			old = cmpxchg(&s->call_site, 0UL, call_site);
+			if (!old || old == call_site)
+				return n;
+		}
+	}
+	return -1;
+}
+
+static void mi_allocs_record(unsigned long call_site, const void *ptr,
+			     size_t bytes_req, size_t bytes_alloc)
+{
+	unsigned long p = (unsigned long)ptr;
+	struct mi_allocs_site *s;
+	u32 h, cap_mask;
+	unsigned int i;
+	int n;
+
+	if (ZERO_OR_NULL_PTR(ptr) || !mi_allocs_aimed())
+		return;
+	n = mi_allocs_site_get(call_site);
+	if (n < 0) {
+		atomic64_inc(&mi_allocs.site_overflow);
+		return;
+	}
+	s = &mi_allocs.sites[n];
+	atomic64_inc(&s->allocs);
+
+	h = mi_allocs_hash(p);
+	cap_mask = mi_allocs.hash_cap - 1;
+	for (i = 0; i < MI_ALLOCS_PROBES; i++) {
+		struct mi_allocs_obj *o = &mi_allocs.objs[(h + i) & cap_mask];
+		unsigned long old = READ_ONCE(o->ptr);
+
+		if (old > MI_ALLOCS_TOMB)
+			continue;
+		/* claimed, filled, then published by the final ptr */
+		if (cmpxchg(&o->ptr, old, MI_ALLOCS_BUSY) != old)
+			continue;
+		o->site = n;
+		o->bytes_req = min_t(size_t, bytes_req, U32_MAX);
+		o->bytes_alloc = min_t(size_t, bytes_alloc, U32_MAX);
+		/* pairs with the acquire in mi_allocs_forget(): fields first */
+		smp_store_release(&o->ptr, p);
+		atomic64_inc(&s->live);
+		atomic64_add(o->bytes_req, &s->live_req);
+		atomic64_add(o->bytes_alloc, &s->live_alloc);
+		return;
+	}
+	atomic64_inc(&mi_allocs.obj_overflow);
+}
+
+static void mi_allocs_forget(const void *ptr)
+{
+	unsigned long p = (unsigned long)ptr;
+	u32 h, cap_mask;
+	unsigned int i;
+
+	if (ZERO_OR_NULL_PTR(ptr))
+		return;
+	h = mi_allocs_hash(p);
+	cap_mask = mi_allocs.hash_cap - 1;
+	for (i = 0; i < MI_ALLOCS_PROBES; i++) {
+		struct mi_allocs_obj *o = &mi_allocs.objs[(h + i) & cap_mask];
+		struct mi_allocs_site *s;
+
+		/* pairs with the release in mi_allocs_record() */
+		if (smp_load_acquire(&o->ptr) != p)
+			continue;
+		s = &mi_allocs.sites[o->site];
+		atomic64_inc(&s->frees);
+		atomic64_dec(&s->live);
+		atomic64_sub(o->bytes_req, &s->live_req);
+		atomic64_sub(o->bytes_alloc, &s->live_alloc);
+		/*
+		 * Only this free owns the slot: no cmpxchg; the release
+		 * orders the reads above before the slot's reuse.
+		 */
+		smp_store_release(&o->ptr, MI_ALLOCS_TOMB);
+		return;
+	}
+}
+
+/*
+ * Tracepoint prototypes.  "mm/slab_common: unify NUMA and UMA version of
+ * tracepoints" (11e9734bcb6a, v6.1) folded kmalloc_node and
+ * kmem_cache_alloc_node into kmalloc and kmem_cache_alloc (with a node
+ * argument), and kmem_cache_alloc passes the cache instead of sizes
+ * ("mm/slab_common: drop kmem_alloc & avoid dereferencing fields when not
+ * using", 2c1d697fb8ba, v6.1).
+ */
+#ifdef MI_HAVE_KMEM_TP_NODE_FOLDED
+static void mi_allocs_tp_kmalloc(void *data, unsigned long call_site,
+				 const void *ptr, size_t bytes_req,
+				 size_t bytes_alloc, gfp_t gfp, int node)
+{
+	mi_allocs_record(call_site, ptr, bytes_req, bytes_alloc);
+}
+
+static void mi_allocs_tp_cache_alloc(void *data, unsigned long call_site,
+				     const void *ptr, struct kmem_cache *s,
+				     gfp_t gfp, int node)
+{
+	size_t size = kmem_cache_size(s);
+
+	mi_allocs_record(call_site, ptr, size, size);
+}
+#else
+static void mi_allocs_tp_kmalloc(void *data, unsigned long call_site,
+				 const void *ptr, size_t bytes_req,
+				 size_t bytes_alloc, gfp_t gfp)
+{
+	mi_allocs_record(call_site, ptr, bytes_req, bytes_alloc);
+}
+
+static void mi_allocs_tp_kmalloc_node(void *data, unsigned long call_site,
+				      const void *ptr, size_t bytes_req,
+				      size_t bytes_alloc, gfp_t gfp, int node)
+{
+	mi_allocs_record(call_site, ptr, bytes_req, bytes_alloc);
+}
+#endif
+
+static void mi_allocs_tp_kfree(void *data, unsigned long call_site,
+			       const void *ptr)
+{
+	mi_allocs_forget(ptr);
+}
+
+/*
+ * kmem_cache_free: "mm, tracing: record slab name for kmem_cache_free()"
+ * (3544de8ee6e4, v5.12) added the cache's name; "mm/slab_common: ...
+ * kmem_cache_free tracepoint takes the cache" (v6.1) replaced it with
+ * the cache itself.  Only the pointer is used here.
+ */
+#if defined(MI_HAVE_KMEM_CACHE_FREE_CACHE)
+static void mi_allocs_tp_cache_free(void *data, unsigned long call_site,
+				    const void *ptr,
+				    const struct kmem_cache *s)
+#elif defined(MI_HAVE_KMEM_CACHE_FREE_NAME)
+static void mi_allocs_tp_cache_free(void *data, unsigned long call_site,
+				    const void *ptr, const char *name)
+#else
+static void mi_allocs_tp_cache_free(void *data, unsigned long call_site,
+				    const void *ptr)
+#endif
+{
+	mi_allocs_forget(ptr);
+}
+
+static void mi_allocs_detach(void)
+{
+	unregister_trace_kmalloc(mi_allocs_tp_kmalloc, NULL);
+#ifdef MI_HAVE_KMEM_TP_NODE_FOLDED
+	unregister_trace_kmem_cache_alloc(mi_allocs_tp_cache_alloc, NULL);
+#else
+	unregister_trace_kmem_cache_alloc(mi_allocs_tp_kmalloc, NULL);
+	unregister_trace_kmalloc_node(mi_allocs_tp_kmalloc_node, NULL);
+	unregister_trace_kmem_cache_alloc_node(mi_allocs_tp_kmalloc_node,
+					       NULL);
+#endif
+	unregister_trace_kfree(mi_allocs_tp_kfree, NULL);
+	unregister_trace_kmem_cache_free(mi_allocs_tp_cache_free, NULL);
+	/* no probe runs on the tables once this returns */
+	tracepoint_synchronize_unregister();
+}
+
+static int mi_allocs_attach(void)
+{
+	int err;
+
+	/* frees first, so no recorded object misses its free */
+	err = register_trace_kfree(mi_allocs_tp_kfree, NULL);
+	if (!err)
+		err = register_trace_kmem_cache_free(mi_allocs_tp_cache_free,
+						     NULL);
+	if (!err)
+		err = register_trace_kmalloc(mi_allocs_tp_kmalloc, NULL);
+#ifdef MI_HAVE_KMEM_TP_NODE_FOLDED
+	if (!err)
+		err = register_trace_kmem_cache_alloc(mi_allocs_tp_cache_alloc,
+						      NULL);
+#else
+	if (!err)
+		err = register_trace_kmem_cache_alloc(mi_allocs_tp_kmalloc,
+						      NULL);
+	if (!err)
+		err = register_trace_kmalloc_node(mi_allocs_tp_kmalloc_node,
+						  NULL);
+	if (!err)
+		err = register_trace_kmem_cache_alloc_node(mi_allocs_tp_kmalloc_node,
+							   NULL);
+#endif
+	if (err)
+		mi_allocs_detach();	/* unregistering an absent probe is harmless */
+	return err;
+}
+
+/* Caller holds mi_allocs.lock and the probes are detached. */
+static int mi_allocs_reset(void)
+{
+	unsigned int i;
+
+	if (!mi_allocs.sites) {
+		mi_allocs.sites = vzalloc(array_size(MI_ALLOCS_SITES,
+						     sizeof(*mi_allocs.sites)));
+		if (!mi_allocs.sites)
+			return -ENOMEM;
+	}
+	if (mi_allocs.hash_cap != mi_allocs.hash_size) {
+		vfree(mi_allocs.objs);
+		mi_allocs.hash_cap = 0;
+		mi_allocs.objs = vzalloc(array_size(mi_allocs.hash_size,
+						    sizeof(*mi_allocs.objs)));
+		if (!mi_allocs.objs)
+			return -ENOMEM;
+		mi_allocs.hash_cap = mi_allocs.hash_size;
+	} else {
+		memset(mi_allocs.objs, 0,
+		       array_size(mi_allocs.hash_cap, sizeof(*mi_allocs.objs)));
+	}
+	for (i = 0; i < MI_ALLOCS_SITES; i++) {
+		struct mi_allocs_site *s = &mi_allocs.sites[i];
+
+		s->call_site = 0;
+		atomic64_set(&s->allocs, 0);
+		atomic64_set(&s->frees, 0);
+		atomic64_set(&s->live, 0);
+		atomic64_set(&s->live_req, 0);
+		atomic64_set(&s->live_alloc, 0);
+	}
+	atomic64_set(&mi_allocs.site_overflow, 0);
+	atomic64_set(&mi_allocs.obj_overflow, 0);
+	mi_allocs.armed_at = jiffies;
+	return 0;
+}
+
+static int mi_allocs_set_armed(bool on)
+{
+	int err = 0;
+
+	if (mi_allocs.armed) {
+		mi_allocs_detach();
+		mi_allocs.armed = false;
+	}
+	if (!on)
+		return 0;
+	err = mi_allocs_reset();
+	if (!err)
+		err = mi_allocs_attach();
+	if (!err)
+		mi_allocs.armed = true;
+	return err;
+}
+
+enum mi_allocs_knob {
+	MI_ALLOCS_ARMED,
+	MI_ALLOCS_AIM_PID,
+	MI_ALLOCS_AIM_COMM,
+	MI_ALLOCS_HASH_SIZE,
+	MI_ALLOCS_NR_KNOBS
+};
+
+static const char *const mi_allocs_knob_names[MI_ALLOCS_NR_KNOBS] = {
+	[MI_ALLOCS_ARMED] = "armed",
+	[MI_ALLOCS_AIM_PID] = "aim_pid",
+	[MI_ALLOCS_AIM_COMM] = "aim_comm",
+	[MI_ALLOCS_HASH_SIZE] = "hash_size",
+};
+
+static int mi_allocs_knob_show(struct seq_file *m, void *v)
+{
+	enum mi_allocs_knob knob = (uintptr_t)m->private;
+
+	if (mutex_lock_killable(&mi_allocs.lock))
+		return -EINTR;
+	switch (knob) {
+	case MI_ALLOCS_ARMED:
+		seq_printf(m, "%d\n", mi_allocs.armed);
+		break;
+	case MI_ALLOCS_AIM_PID:
+		seq_printf(m, "%d\n", mi_allocs.aim_pid);
+		break;
+	case MI_ALLOCS_AIM_COMM:
+		seq_printf(m, "%s\n", mi_allocs.aim_comm);
+		break;
+	default:
+		seq_printf(m, "%u\n", mi_allocs.hash_size);
+		break;
+	}
+	mutex_unlock(&mi_allocs.lock);
+	return 0;
+}
+
+static int mi_allocs_knob_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, mi_allocs_knob_show, inode->i_private);
+}
+
+static int mi_allocs_knob_apply(enum mi_allocs_knob knob, const char *buf,
+				size_t len)
+{
+	char comm[TASK_COMM_LEN];
+	unsigned int u;
+	bool on;
+	int err;
+
+	switch (knob) {
+	case MI_ALLOCS_ARMED:
+		err = mi_fault_parse_bool(buf, len, &on);
+		return err ?: mi_allocs_set_armed(on);
+	case MI_ALLOCS_AIM_PID:
+		err = mi_fault_parse_uint(buf, len, 0, PID_MAX_LIMIT, &u);
+		if (err)
+			return err;
+		if (mi_allocs.armed)
+			return -EBUSY;
+		mi_allocs.aim_pid = u;
+		return 0;
+	case MI_ALLOCS_AIM_COMM:
+		err = mi_fault_parse_comm(buf, len, comm, sizeof(comm));
+		if (err)
+			return err;
+		if (mi_allocs.armed)
+			return -EBUSY;
+		strscpy(mi_allocs.aim_comm, comm, sizeof(mi_allocs.aim_comm));
+		return 0;
+	default:
+		err = mi_fault_parse_uint(buf, len, MI_ALLOCS_HASH_MIN,
+					  MI_ALLOCS_HASH_MAX, &u);
+		if (err)
+			return err;
+		if (!is_power_of_2(u))
+			return -EINVAL;
+		if (mi_allocs.armed)
+			return -EBUSY;
+		mi_allocs.hash_size = u;
+		return 0;
+	}
+}
+
+static ssize_t mi_allocs_knob_write(struct file *file, const char __user *ubuf,
+				    size_t len, loff_t *ppos)
+{
+	struct seq_file *m = file->private_data;
+	enum mi_allocs_knob knob = (uintptr_t)m->private;
+	char buf[64];
+	int err;
+
+	if (len >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	if (mutex_lock_killable(&mi_allocs.lock))
+		return -EINTR;
+	err = mi_allocs_knob_apply(knob, buf, len);
+	mutex_unlock(&mi_allocs.lock);
+	return err ?: len;
+}
+
+static const struct file_operations mi_allocs_knob_fops = {
+	.owner = THIS_MODULE,
+	.open = mi_allocs_knob_open,
+	.read = seq_read,
+	.write = mi_allocs_knob_write,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
+/*
+ * table: a header of totals, then one row per call site with an
+ * allocation since arming.  rate is allocations per second since arming.
+ */
+static int mi_allocs_table_show(struct seq_file *m, void *v)
+{
+	unsigned long secs_x100;
+	unsigned int i;
+
+	if (mutex_lock_killable(&mi_allocs.lock))
+		return -EINTR;
+	seq_printf(m, "armed %d\n", mi_allocs.armed);
+	seq_printf(m, "site_overflow %lld\n",
+		   (long long)atomic64_read(&mi_allocs.site_overflow));
+	seq_printf(m, "obj_overflow %lld\n",
+		   (long long)atomic64_read(&mi_allocs.obj_overflow));
+	seq_puts(m, "live_objs live_bytes live_bytes_alloc allocs frees rate site\n");
+	if (!mi_allocs.sites)
+		goto out;
+	secs_x100 = max(1UL, (jiffies - mi_allocs.armed_at) * 100 / HZ);
+	for (i = 0; i < MI_ALLOCS_SITES; i++) {
+		struct mi_allocs_site *s = &mi_allocs.sites[i];
+		unsigned long site = READ_ONCE(s->call_site);
+		long long allocs = atomic64_read(&s->allocs);
+
+		if (!site || !allocs)
+			continue;
+		seq_printf(m, "%lld %lld %lld %lld %lld %lld %pS\n",
+			   (long long)atomic64_read(&s->live),
+			   (long long)atomic64_read(&s->live_req),
+			   (long long)atomic64_read(&s->live_alloc),
+			   allocs, (long long)atomic64_read(&s->frees),
+			   allocs * 100 / (long long)secs_x100, (void *)site);
+	}
+out:
+	mutex_unlock(&mi_allocs.lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(mi_allocs_table);
+
+static struct mi_cap mi_allocs_cap = {
+	.name = "allocs", .kind = MI_CAP_MECHANISM,
+};
+
+static struct mi_cap_table mi_allocs_caps;
+
+int mi_allocs_init(struct dentry *parent)
+{
+	struct dentry *file;
+	uintptr_t knob;
+
+	/* a directory of knobs and one table: a mechanism row, as fault/ */
+	mi_cap_set(&mi_allocs_cap, true,
+		   "directory allocs/: slab allocations by call site from the kmem tracepoints (docs/allocs.md); %s",
+#ifdef MI_HAVE_KMEM_TP_NODE_FOLDED
+		   "kmem_cache_alloc's size is kmem_cache_size() of its cache"
+#else
+		   "kmalloc_node and kmem_cache_alloc_node probed too, sizes from the tracepoint"
+#endif
+		   );
+	mi_caps_register(&mi_allocs_caps, &mi_allocs_cap, 1);
+	mi_allocs.dir = debugfs_create_dir("allocs", parent);
+	if (IS_ERR(mi_allocs.dir))
+		return PTR_ERR(mi_allocs.dir);
+	for (knob = 0; knob < MI_ALLOCS_NR_KNOBS; knob++) {
+		file = debugfs_create_file(mi_allocs_knob_names[knob], 0600,
+					   mi_allocs.dir, (void *)knob,
+					   &mi_allocs_knob_fops);
+		if (IS_ERR(file))
+			return PTR_ERR(file);
+	}
+	file = debugfs_create_file("table", 0400, mi_allocs.dir, NULL,
+				   &mi_allocs_table_fops);
+	return PTR_ERR_OR_ZERO(file);
+}
+
+/* After debugfs_remove_recursive(): no knob write can arm again. */
+void mi_allocs_exit(void)
+{
+	if (mi_allocs_caps.caps)
+		mi_caps_unregister(&mi_allocs_caps);
+	mi_allocs_caps.caps = NULL;
+	mutex_lock(&mi_allocs.lock);
+	if (mi_allocs.armed) {
+		mi_allocs_detach();
+		mi_allocs.armed = false;
+	}
+	mutex_unlock(&mi_allocs.lock);
+	vfree(mi_allocs.objs);
+	vfree(mi_allocs.sites);
+}

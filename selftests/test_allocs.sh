@@ -1,0 +1,159 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# allocs: slab allocations by call site (docs/allocs.md).  The helper holds
+# N kmalloc(S) objects from its one site allocs_fill(); aimed at the
+# writing shell's pid, the table shows exactly N live objects, N x S
+# requested bytes and N x the kmalloc size class (from /proc/slabinfo)
+# allocated, and 0 live after the helper frees them.  Bad knob writes
+# change nothing, a disarmed table stops counting, a busybox applet
+# aimed by comm shows up, 4 readers under churn are safe, and rmmod
+# while armed is clean.
+. "${ST_DIR:-$(dirname "$0")}/lib.sh"
+
+A=$MI_DIR/allocs
+N=5000
+S=200
+
+T=$(mi_tmpdir allocs) || exit 1
+cleanup()
+{
+	[ -n "${readers:-}" ] && kill $readers 2>/dev/null
+	echo 0 > "$A/armed" 2>/dev/null
+	echo 0 > "$A/aim_pid" 2>/dev/null
+	echo > "$A/aim_comm" 2>/dev/null
+	if [ -d /sys/module/meminspect_test ]; then
+		echo 0 > "$MI_TEST_DIR/allocs" 2>/dev/null
+		rmmod meminspect_test
+	fi
+	rm -rf "$T"
+}
+trap cleanup EXIT
+trap 'exit 143' TERM INT
+
+require_file "$A/table"
+
+# site_field FIELD: FIELD (1 live_objs .. 6 rate) of allocs_fill's row
+site_field()
+{
+	awk -v f="$1" '/allocs_fill/ { print $f; n++ } END { if (!n) print "none" }' "$A/table"
+}
+
+# ---- bad writes ----------------------------------------------------------------
+
+for v in 2 -1 yes '1 1'; do
+	if printf '%s' "$v" > "$A/armed" 2>/dev/null; then
+		fail "armed rejects '$v'"
+	else
+		ok "armed rejects '$v'"
+	fi
+done
+check "armed still 0" [ "$(cat "$A/armed")" = 0 ]
+hs=$(cat "$A/hash_size")
+for v in 1000 0 99999999 abc; do
+	if echo "$v" > "$A/hash_size" 2>/dev/null; then
+		fail "hash_size rejects $v"
+	else
+		ok "hash_size rejects $v"
+	fi
+done
+check "hash_size unchanged" [ "$(cat "$A/hash_size")" = "$hs" ]
+echo 1 > "$A/armed"
+if echo 4096 > "$A/hash_size" 2>/dev/null; then
+	fail "hash_size is busy while armed"
+else
+	ok "hash_size is busy while armed"
+fi
+if echo 1 > "$A/aim_pid" 2>/dev/null; then
+	fail "aim_pid is busy while armed"
+else
+	ok "aim_pid is busy while armed"
+fi
+check "aim_pid unchanged" [ "$(cat "$A/aim_pid")" = 0 ]
+echo 0 > "$A/armed"
+
+# ---- exact counts at the helper's site -----------------------------------------
+
+if ! insmod "$MI_TEST_KO"; then
+	fail "insmod $MI_TEST_KO"
+	exit 1
+fi
+ok "insmod $MI_TEST_KO"
+# the kmalloc size class S falls in, from the kernel's own cache list
+class=$(awk -v s="$S" '$1 ~ /^kmalloc-([a-z]+-)*[0-9]+$/ && $1 !~ /k$/ {
+	n = $1; sub(/.*-/, "", n); n += 0
+	if (n >= s && (!best || n < best)) best = n
+} END { print best + 0 }' /proc/slabinfo)
+check "kmalloc size class of $S from slabinfo ($class)" [ "$class" -ge "$S" ]
+
+echo $$ > "$A/aim_pid"
+echo 1 > "$A/armed"
+echo "$N $S" > "$MI_TEST_DIR/allocs"
+cat "$A/table" > "$T/t1"
+diag "$(grep allocs_fill "$T/t1")"
+check "live objects at allocs_fill = $N" [ "$(site_field 1)" = "$N" ]
+check "live requested bytes = $N x $S" [ "$(site_field 2)" = $((N * S)) ]
+check "live allocated bytes = $N x $class" [ "$(site_field 3)" = $((N * class)) ]
+check "allocations = $N" [ "$(site_field 4)" = "$N" ]
+check "site symbolised in meminspect_test" grep -q 'allocs_fill+0x[0-9a-f]*/0x[0-9a-f]* \[meminspect_test\]' "$T/t1"
+check "no overflow" [ "$(awk '/_overflow/ { s += $2 } END { print s + 0 }' "$T/t1")" = 0 ]
+echo 0 > "$MI_TEST_DIR/allocs"
+check "0 live after the free" [ "$(site_field 1)" = 0 ]
+check "0 live bytes after the free" [ "$(site_field 2)" = 0 ]
+check "frees = $N" [ "$(site_field 5)" = "$N" ]
+
+# disarmed: nothing counted any more
+echo 0 > "$A/armed"
+echo "$N $S" > "$MI_TEST_DIR/allocs"
+check "disarmed: allocations unchanged" [ "$(site_field 4)" = "$N" ]
+echo 0 > "$MI_TEST_DIR/allocs"
+# arming resets
+echo 1 > "$A/armed"
+check "arming resets the table" [ "$(site_field 4)" = none ]
+echo 0 > "$A/armed"
+echo 0 > "$A/aim_pid"
+
+# ---- a target the suite did not write: busybox find by comm -----------------------
+
+echo find > "$A/aim_comm"
+echo 1 > "$A/armed"
+find / -xdev > /dev/null 2>&1
+echo 0 > "$A/armed"
+rows=$(awk 'NR > 4' "$A/table" | wc -l)
+allocs=$(awk 'NR > 4 { s += $4 } END { print s + 0 }' "$A/table")
+diag "find: $rows sites, $allocs allocations"
+check "find's allocations are counted" [ "$allocs" -gt 0 ]
+check "no helper site under aim_comm=find" [ "$(site_field 4)" = none ]
+echo > "$A/aim_comm"
+
+# ---- churn: 4 readers while the helper allocates and frees and we re-arm ------
+
+echo 1 > "$A/armed"
+readers=
+for i in 1 2 3 4; do
+	( while :; do cat "$A/table" > /dev/null 2>&1; done ) &
+	readers="$readers $!"
+done
+i=0
+while [ "$i" -lt 20 ]; do
+	echo "2000 64" > "$MI_TEST_DIR/allocs"
+	echo 0 > "$MI_TEST_DIR/allocs"
+	echo 1 > "$A/armed"
+	i=$((i + 1))
+done
+kill $readers 2>/dev/null
+wait 2>/dev/null
+readers=
+# system-wide (no aim): the helper's site is still exact
+echo "1000 64" > "$MI_TEST_DIR/allocs"
+check "system-wide after churn: 1000 live at allocs_fill" [ "$(site_field 1)" = 1000 ]
+echo 0 > "$MI_TEST_DIR/allocs"
+check "system-wide after churn: 0 live after the free" [ "$(site_field 1)" = 0 ]
+echo 0 > "$A/armed"
+
+# ---- rmmod while armed ---------------------------------------------------------
+
+echo 1 > "$A/armed"
+cat "$A/table" > /dev/null
+check "rmmod + insmod while armed" mi_reload
+check "armed is 0 after reload" [ "$(cat "$A/armed")" = 0 ]
+
