@@ -579,4 +579,42 @@ static inline const struct inode *mi_file_user_inode(const struct file *f)
 #endif
 }
 
+/*
+ * The census's page marks (pages.c).  "mm/zsmalloc: use a proper page
+ * type" (43d746dc49bb, v6.11) added PageZsmalloc(); before it zsmalloc
+ * pages have no mark.
+ */
+static inline bool mi_have_page_zsmalloc(void)
+{
+	return IS_ENABLED(MI_HAVE_PAGE_ZSMALLOC);
+}
+
+static inline bool mi_page_zsmalloc(struct page *page)
+{
+#ifdef MI_HAVE_PAGE_ZSMALLOC
+	return PageZsmalloc(page);
+#else
+	return false;
+#endif
+}
+
+/* "mm: turn PG_slab into a page type" (46df8e73a4a3, v6.10). */
+static inline const char *mi_page_slab_source(void)
+{
+#ifdef MI_HAVE_SLAB_PAGE_TYPE
+	return "PageSlab(), a page type (46df8e73a4a3, v6.10) on the folio head";
+#else
+	return "PageSlab(), the PG_slab flag (a page type from 46df8e73a4a3, v6.10) on the compound head";
+#endif
+}
+
+/*
+ * "mm: mark pages in use for page tables" (1d40a5ea01d5, v4.18): PageTable()
+ * is a page type on every kernel this module builds for.
+ */
+static inline const char *mi_page_table_source(void)
+{
+	return "PageTable(), a page type (1d40a5ea01d5, v4.18)";
+}
+
 #endif /* MI_COMPAT_H */

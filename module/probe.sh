@@ -169,4 +169,15 @@ grep -q 'define DECL_TOKEN_PARAMS' "$srctree/include/linux/slab.h" &&
 grep -q '[[:space:]]synchronize_rcu_tasks[[:space:]]' "$symvers" 2>/dev/null &&
 	flags="$flags -DMI_HAVE_SYNCHRONIZE_RCU_TASKS"
 
+# "mm: turn PG_slab into a page type" (46df8e73a4a3, v6.10): PageSlab()
+# reads page_type instead of the PG_slab flag.
+pageflags=$srctree/include/linux/page-flags.h
+grep -q 'PAGE_TYPE_OPS(Slab\|static inline bool PageSlab' "$pageflags" &&
+	flags="$flags -DMI_HAVE_SLAB_PAGE_TYPE"
+
+# "mm/zsmalloc: use a proper page type" (43d746dc49bb, v6.11): zsmalloc
+# pages carry PageZsmalloc(); before it they had no per-pfn mark.
+grep -q 'PAGE_TYPE_OPS(Zsmalloc' "$pageflags" &&
+	flags="$flags -DMI_HAVE_PAGE_ZSMALLOC"
+
 echo "$flags"
