@@ -365,6 +365,12 @@ static inline bool mi_page_mapped_once(struct page *page)
 	return page_count(page) == 1;
 }
 
+/* Mapped in any page table (pages.c's file classes). */
+static inline bool mi_page_mapped(struct page *page)
+{
+	return page_mapped(page);
+}
+
 /* The mapcount smaps divides a page's PSS by; *@exclusive: "private". */
 static inline int mi_page_mapcount(struct page *page, bool *exclusive)
 {
@@ -404,6 +410,11 @@ static inline bool mi_page_young(struct page *page)
 static inline bool mi_page_mapped_once(struct page *page)
 {
 	return folio_ref_count(page_folio(page)) == 1;
+}
+
+static inline bool mi_page_mapped(struct page *page)
+{
+	return folio_mapped(page_folio(page));
 }
 
 #ifdef CONFIG_NO_PAGE_MAPCOUNT

@@ -122,12 +122,12 @@ static enum mi_pclass mi_page_class(struct page *page)
 					  MI_PC_HUGETLB_FREE;
 	if (!page_count(head))	/* per-CPU lists, or between states */
 		return MI_PC_FREE_OTHER;
-	if (PageAnon(head))
+	if (mi_page_anon(head))
 		return PageLRU(head) ? MI_PC_ANON_LRU : MI_PC_ANON_OTHER;
-	if (PageSwapBacked(head) && head->mapping)
+	if (mi_page_swapbacked(head) && head->mapping)
 		return MI_PC_SHMEM;
 	if (head->mapping)
-		return page_mapped(head) ? MI_PC_FILE_MAPPED :
+		return mi_page_mapped(head) ? MI_PC_FILE_MAPPED :
 					   MI_PC_FILE_UNMAPPED;
 	return MI_PC_UNCLASSIFIED;
 }
