@@ -609,6 +609,24 @@ static inline bool mi_page_zsmalloc(struct page *page)
 #endif
 }
 
+/*
+ * The PGTY_large_kmalloc page type (in 7.3, not in 6.12): large kmalloc()
+ * folios carry PageLargeKmalloc(); before it they have no mark.
+ */
+static inline bool mi_have_page_large_kmalloc(void)
+{
+	return IS_ENABLED(MI_HAVE_PAGE_LARGE_KMALLOC);
+}
+
+static inline bool mi_page_large_kmalloc(struct page *page)
+{
+#ifdef MI_HAVE_PAGE_LARGE_KMALLOC
+	return PageLargeKmalloc(page);
+#else
+	return false;
+#endif
+}
+
 /* "mm: turn PG_slab into a page type" (46df8e73a4a3, v6.10). */
 static inline const char *mi_page_slab_source(void)
 {

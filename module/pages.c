@@ -37,6 +37,7 @@ enum mi_pclass {
 	MI_PC_BUDDY,
 	MI_PC_FREE_OTHER,
 	MI_PC_SLAB,
+	MI_PC_LARGE_KMALLOC,
 	MI_PC_PAGETABLE,
 	MI_PC_ZSMALLOC,
 	MI_PC_HUGETLB_FREE,
@@ -56,6 +57,7 @@ static const char *const mi_pclass_names[MI_NR_PCLASS] = {
 	[MI_PC_BUDDY] = "buddy_free",
 	[MI_PC_FREE_OTHER] = "free_other",
 	[MI_PC_SLAB] = "slab",
+	[MI_PC_LARGE_KMALLOC] = "large_kmalloc",
 	[MI_PC_PAGETABLE] = "pagetable",
 	[MI_PC_ZSMALLOC] = "zsmalloc",
 	[MI_PC_HUGETLB_FREE] = "hugetlb_free",
@@ -72,6 +74,7 @@ static const char *const mi_pclass_names[MI_NR_PCLASS] = {
 
 enum {
 	MI_ROW_SLAB,
+	MI_ROW_LARGE_KMALLOC,
 	MI_ROW_PAGETABLE,
 	MI_ROW_ZSMALLOC,
 	MI_ROW_KSTACK,
@@ -83,6 +86,8 @@ enum {
 
 static struct mi_cap mi_pages_caps[MI_NR_ROWS] = {
 	[MI_ROW_SLAB] = { .name = "pages.slab", .kind = MI_CAP_FIELD },
+	[MI_ROW_LARGE_KMALLOC] = { .name = "pages.large_kmalloc",
+				   .kind = MI_CAP_FIELD },
 	[MI_ROW_PAGETABLE] = { .name = "pages.pagetable", .kind = MI_CAP_FIELD },
 	[MI_ROW_ZSMALLOC] = { .name = "pages.zsmalloc", .kind = MI_CAP_FIELD },
 	[MI_ROW_KSTACK] = { .name = "pages.kernel_stack", .kind = MI_CAP_FIELD },
@@ -113,6 +118,8 @@ static enum mi_pclass mi_page_class(struct page *page)
 		return MI_PC_OFFLINE;
 	if (PageSlab(head))
 		return MI_PC_SLAB;
+	if (mi_page_large_kmalloc(head))
+		return MI_PC_LARGE_KMALLOC;
 	if (PageTable(page))
 		return MI_PC_PAGETABLE;
 	if (mi_page_zsmalloc(page))
@@ -225,6 +232,12 @@ void mi_pages_init(void)
 		   mi_page_slab_source());
 	mi_cap_set(&mi_pages_caps[MI_ROW_PAGETABLE], true, "%s",
 		   mi_page_table_source());
+	if (mi_have_page_large_kmalloc())
+		mi_cap_set(&mi_pages_caps[MI_ROW_LARGE_KMALLOC], true,
+			   "PageLargeKmalloc(), the PGTY_large_kmalloc page type; NR_SLAB_UNRECLAIMABLE_B counts these pages too");
+	else
+		mi_cap_set(&mi_pages_caps[MI_ROW_LARGE_KMALLOC], false,
+			   "no per-pfn mark for large kmalloc() folios before the PGTY_large_kmalloc page type: counted as unclassified, though NR_SLAB_UNRECLAIMABLE_B counts them");
 	if (mi_have_page_zsmalloc())
 		mi_cap_set(&mi_pages_caps[MI_ROW_ZSMALLOC], true,
 			   "PageZsmalloc(), a page type (43d746dc49bb, v6.11)");

@@ -180,4 +180,11 @@ grep -q 'PAGE_TYPE_OPS(Slab\|static inline bool PageSlab' "$pageflags" &&
 grep -q 'PAGE_TYPE_OPS(Zsmalloc' "$pageflags" &&
 	flags="$flags -DMI_HAVE_PAGE_ZSMALLOC"
 
+# The PGTY_large_kmalloc page type (Matthew Wilcox; in the 7.3 headers, not
+# in 6.12): kmalloc()s above the largest kmalloc cache come from the page
+# allocator and are counted in NR_SLAB_UNRECLAIMABLE_B; with it they carry
+# PageLargeKmalloc(), before it no mark.
+grep -q 'PAGE_TYPE_OPS(LargeKmalloc' "$pageflags" &&
+	flags="$flags -DMI_HAVE_PAGE_LARGE_KMALLOC"
+
 echo "$flags"

@@ -92,8 +92,10 @@ free=$(($(class_total buddy_free) + $(class_total free_other)))
 ref=$(awk '/^# node / { for (i = 1; i <= NF; i++) { if ($i == "free") f += $(i + 1); if ($i == "pcp") p += $(i + 1) } } END { print f + p }' "$T/p")
 check_within "pages: buddy_free + free_other against NR_FREE_PAGES + per-CPU lists (per-zone notes)" \
 	"$free" "$ref" "$(tol_of "$ref" 1024 2)"
-check_counter "pages: slab against nr_slab_reclaimable_b + nr_slab_unreclaimable_b" \
-	"$(class_total slab)" nr_slab_reclaimable_b nr_slab_unreclaimable_b nr_slab_reclaimable nr_slab_unreclaimable
+# NR_SLAB_UNRECLAIMABLE_B counts large kmalloc() folios too: the class has
+# them where the kernel marks them (capabilities pages.large_kmalloc)
+check_counter "pages: slab + large_kmalloc against nr_slab_reclaimable_b + nr_slab_unreclaimable_b" \
+	"$(($(class_total slab) + $(class_total large_kmalloc)))" nr_slab_reclaimable_b nr_slab_unreclaimable_b nr_slab_reclaimable nr_slab_unreclaimable
 check_counter "pages: pagetable against nr_page_table_pages" \
 	"$(class_total pagetable)" nr_page_table_pages
 
