@@ -597,7 +597,11 @@ static inline const struct inode *mi_file_user_inode(const struct file *f)
  */
 static inline bool mi_have_page_zsmalloc(void)
 {
-	return IS_ENABLED(MI_HAVE_PAGE_ZSMALLOC);
+#ifdef MI_HAVE_PAGE_ZSMALLOC
+	return true;
+#else
+	return false;
+#endif
 }
 
 static inline bool mi_page_zsmalloc(struct page *page)
@@ -615,7 +619,11 @@ static inline bool mi_page_zsmalloc(struct page *page)
  */
 static inline bool mi_have_page_large_kmalloc(void)
 {
-	return IS_ENABLED(MI_HAVE_PAGE_LARGE_KMALLOC);
+#ifdef MI_HAVE_PAGE_LARGE_KMALLOC
+	return true;
+#else
+	return false;
+#endif
 }
 
 static inline bool mi_page_large_kmalloc(struct page *page)
@@ -633,7 +641,7 @@ static inline const char *mi_page_slab_source(void)
 #ifdef MI_HAVE_SLAB_PAGE_TYPE
 	return "PageSlab(), a page type (46df8e73a4a3, v6.10) on the folio head";
 #else
-	return "PageSlab(), the PG_slab flag (a page type from 46df8e73a4a3, v6.10) on the compound head";
+	return "PageSlab(), the PG_slab flag (a page type from 46df8e73a4a3, v6.10) on the head";
 #endif
 }
 

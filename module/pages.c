@@ -147,6 +147,7 @@ static enum mi_pclass mi_page_class(struct page *page)
 static unsigned int mi_buddy_order(struct page *page, unsigned long pfn,
 				   unsigned long end)
 {
+	/* racy by design: the block may be allocated under us (checked below) */
 	unsigned long order = data_race(READ_ONCE(page->private));
 
 	if (order >= MI_NR_ORDERS || (pfn & ((1UL << order) - 1)) ||
