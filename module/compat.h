@@ -365,6 +365,12 @@ static inline bool mi_page_mapped_once(struct page *page)
 	return page_count(page) == 1;
 }
 
+/* Mapped in any page table (pages.c's file classes). */
+static inline bool mi_page_mapped(struct page *page)
+{
+	return page_mapped(page);
+}
+
 /* The mapcount smaps divides a page's PSS by; *@exclusive: "private". */
 static inline int mi_page_mapcount(struct page *page, bool *exclusive)
 {
@@ -404,6 +410,11 @@ static inline bool mi_page_young(struct page *page)
 static inline bool mi_page_mapped_once(struct page *page)
 {
 	return folio_ref_count(page_folio(page)) == 1;
+}
+
+static inline bool mi_page_mapped(struct page *page)
+{
+	return folio_mapped(page_folio(page));
 }
 
 #ifdef CONFIG_NO_PAGE_MAPCOUNT
@@ -577,6 +588,70 @@ static inline const struct inode *mi_file_user_inode(const struct file *f)
 #else
 	return file_inode(f);
 #endif
+}
+
+/*
+ * The census's page marks (pages.c).  "mm/zsmalloc: use a proper page
+ * type" (43d746dc49bb, v6.11) added PageZsmalloc(); before it zsmalloc
+ * pages have no mark.
+ */
+static inline bool mi_have_page_zsmalloc(void)
+{
+#ifdef MI_HAVE_PAGE_ZSMALLOC
+	return true;
+#else
+	return false;
+#endif
+}
+
+static inline bool mi_page_zsmalloc(struct page *page)
+{
+#ifdef MI_HAVE_PAGE_ZSMALLOC
+	return PageZsmalloc(page);
+#else
+	return false;
+#endif
+}
+
+/*
+ * The PGTY_large_kmalloc page type (in 7.3, not in 6.12): large kmalloc()
+ * folios carry PageLargeKmalloc(); before it they have no mark.
+ */
+static inline bool mi_have_page_large_kmalloc(void)
+{
+#ifdef MI_HAVE_PAGE_LARGE_KMALLOC
+	return true;
+#else
+	return false;
+#endif
+}
+
+static inline bool mi_page_large_kmalloc(struct page *page)
+{
+#ifdef MI_HAVE_PAGE_LARGE_KMALLOC
+	return PageLargeKmalloc(page);
+#else
+	return false;
+#endif
+}
+
+/* "mm: turn PG_slab into a page type" (46df8e73a4a3, v6.10). */
+static inline const char *mi_page_slab_source(void)
+{
+#ifdef MI_HAVE_SLAB_PAGE_TYPE
+	return "PageSlab(), a page type (46df8e73a4a3, v6.10) on the folio head";
+#else
+	return "PageSlab(), the PG_slab flag (a page type from 46df8e73a4a3, v6.10) on the head";
+#endif
+}
+
+/*
+ * "mm: mark pages in use for page tables" (1d40a5ea01d5, v4.18): PageTable()
+ * is a page type on every kernel this module builds for.
+ */
+static inline const char *mi_page_table_source(void)
+{
+	return "PageTable(), a page type (1d40a5ea01d5, v4.18)";
 }
 
 #endif /* MI_COMPAT_H */

@@ -19,6 +19,7 @@
 #include "procmem.h"
 #include "slab.h"
 #include "summary.h"
+#include "pages.h"
 #include "zones.h"
 
 /*
@@ -52,6 +53,8 @@ static const struct mi_file {
 	  "unusable and extfrag indexes and free blocks per order, from nr_free" },
 	{ "fragmentation_types", &mi_fragmentation_types_fops,
 	  "free blocks per order and migratetype, from a walk of the free lists" },
+	{ "pages", &mi_pages_fops,
+	  "a census of every pfn per node, zone and class (buddy, slab, anon, file, ...)" },
 	{ "mm", &mi_mm_fops,
 	  "one process's mm_struct and page-walk rollup (pid written to the open file)",
 	  0600 },
@@ -69,6 +72,7 @@ static void mi_state_exit(void)
 	mi_caps_unregister(&mi_file_table);
 	mi_kernel_caps_exit();
 	mi_procmem_exit();
+	mi_pages_exit();
 	mi_buddy_exit();
 	mi_zones_exit();
 	mi_slab_exit();
@@ -86,6 +90,7 @@ static int __init mi_init(void)
 	mi_slab_init();
 	mi_zones_init();
 	mi_buddy_init();
+	mi_pages_init();
 	mi_procmem_init();
 	mi_kernel_caps_init();
 

@@ -187,4 +187,22 @@ elif grep -q 'const void \*ptr, const char \*name)' "$kmem" 2>/dev/null; then
 	flags="$flags -DMI_HAVE_KMEM_CACHE_FREE_NAME"
 fi
 
+# "mm: turn PG_slab into a page type" (46df8e73a4a3, v6.10): PageSlab()
+# reads page_type instead of the PG_slab flag.
+pageflags=$srctree/include/linux/page-flags.h
+grep -q 'PAGE_TYPE_OPS(Slab\|static inline bool PageSlab' "$pageflags" &&
+	flags="$flags -DMI_HAVE_SLAB_PAGE_TYPE"
+
+# "mm/zsmalloc: use a proper page type" (43d746dc49bb, v6.11): zsmalloc
+# pages carry PageZsmalloc(); before it they had no per-pfn mark.
+grep -q 'PAGE_TYPE_OPS(Zsmalloc' "$pageflags" &&
+	flags="$flags -DMI_HAVE_PAGE_ZSMALLOC"
+
+# The PGTY_large_kmalloc page type (Matthew Wilcox; in the 7.3 headers, not
+# in 6.12): kmalloc()s above the largest kmalloc cache come from the page
+# allocator and are counted in NR_SLAB_UNRECLAIMABLE_B; with it they carry
+# PageLargeKmalloc(), before it no mark.
+grep -q 'PAGE_TYPE_OPS(LargeKmalloc' "$pageflags" &&
+	flags="$flags -DMI_HAVE_PAGE_LARGE_KMALLOC"
+
 echo "$flags"

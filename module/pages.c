@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pages: a census of every pfn of every populated zone, one row per node,
+ * zone and class (docs/pages.md).
+ *
+ * Each pfn the zone spans is looked up with pfn_to_online_page() and its
+ * flags are read racily, as /proc/kpageflags reads them
+ * (stable_page_flags()): no lock is held across the walk, so a page that
+ * changes state while the walk passes it is counted in the state it was
+ * seen in.  A free buddy block is counted once from its head, 1 << order
+ * pages, and its tail pfns are skipped.  Memory offline is held off for the
+ * walk of a zone (offline_guard.c), so no struct page read here is being
+ * removed.  The walk yields every MI_PAGES_STEP pfns with cond_resched().
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/hugetlb.h>
+#include <linux/memory_hotplug.h>
+#include <linux/mm.h>
+#include <linux/mmzone.h>
+#include <linux/module.h>
+#include <linux/page-flags.h>
+#include <linux/sched.h>
+#include <linux/seq_file.h>
+
+#include "buddy.h"
+#include "capabilities.h"
+#include "compat.h"
+#include "offline_guard.h"
+#include "pages.h"
+#include "zone_walk.h"
+
+/* pfns looked at between two cond_resched() calls */
+#define MI_PAGES_STEP	4096
+
+enum mi_pclass {
+	MI_PC_BUDDY,
+	MI_PC_FREE_OTHER,
+	MI_PC_SLAB,
+	MI_PC_LARGE_KMALLOC,
+	MI_PC_PAGETABLE,
+	MI_PC_ZSMALLOC,
+	MI_PC_HUGETLB_FREE,
+	MI_PC_HUGETLB_USED,
+	MI_PC_ANON_LRU,
+	MI_PC_ANON_OTHER,
+	MI_PC_SHMEM,
+	MI_PC_FILE_MAPPED,
+	MI_PC_FILE_UNMAPPED,
+	MI_PC_RESERVED,
+	MI_PC_OFFLINE,
+	MI_PC_UNCLASSIFIED,
+	MI_NR_PCLASS
+};
+
+static const char *const mi_pclass_names[MI_NR_PCLASS] = {
+	[MI_PC_BUDDY] = "buddy_free",
+	[MI_PC_FREE_OTHER] = "free_other",
+	[MI_PC_SLAB] = "slab",
+	[MI_PC_LARGE_KMALLOC] = "large_kmalloc",
+	[MI_PC_PAGETABLE] = "pagetable",
+	[MI_PC_ZSMALLOC] = "zsmalloc",
+	[MI_PC_HUGETLB_FREE] = "hugetlb_free",
+	[MI_PC_HUGETLB_USED] = "hugetlb_used",
+	[MI_PC_ANON_LRU] = "anon_lru",
+	[MI_PC_ANON_OTHER] = "anon_other",
+	[MI_PC_SHMEM] = "shmem",
+	[MI_PC_FILE_MAPPED] = "file_mapped",
+	[MI_PC_FILE_UNMAPPED] = "file_unmapped",
+	[MI_PC_RESERVED] = "reserved",
+	[MI_PC_OFFLINE] = "offline",
+	[MI_PC_UNCLASSIFIED] = "unclassified",
+};
+
+enum {
+	MI_ROW_SLAB,
+	MI_ROW_LARGE_KMALLOC,
+	MI_ROW_PAGETABLE,
+	MI_ROW_ZSMALLOC,
+	MI_ROW_KSTACK,
+	MI_ROW_VMALLOC,
+	MI_ROW_PERCPU,
+	MI_ROW_PCP,
+	MI_NR_ROWS
+};
+
+static struct mi_cap mi_pages_caps[MI_NR_ROWS] = {
+	[MI_ROW_SLAB] = { .name = "pages.slab", .kind = MI_CAP_FIELD },
+	[MI_ROW_LARGE_KMALLOC] = { .name = "pages.large_kmalloc",
+				   .kind = MI_CAP_FIELD },
+	[MI_ROW_PAGETABLE] = { .name = "pages.pagetable", .kind = MI_CAP_FIELD },
+	[MI_ROW_ZSMALLOC] = { .name = "pages.zsmalloc", .kind = MI_CAP_FIELD },
+	[MI_ROW_KSTACK] = { .name = "pages.kernel_stack", .kind = MI_CAP_FIELD },
+	[MI_ROW_VMALLOC] = { .name = "pages.vmalloc", .kind = MI_CAP_FIELD },
+	[MI_ROW_PERCPU] = { .name = "pages.percpu", .kind = MI_CAP_FIELD },
+	[MI_ROW_PCP] = { .name = "pages.free_other", .kind = MI_CAP_FIELD },
+};
+
+static struct mi_cap_table mi_pages_table;
+
+struct mi_pages_state {
+	unsigned long n[MI_NR_PCLASS];
+	unsigned long walked, holes;
+};
+
+/*
+ * The class of one in-use or free page that is not the head of a free
+ * buddy block.  Compound tails are classed by their head, as
+ * stable_page_flags() does.
+ */
+static enum mi_pclass mi_page_class(struct page *page)
+{
+	struct page *head = compound_head(page);
+
+	if (!PageCompound(page) && PageReserved(page))
+		return MI_PC_RESERVED;
+	if (PageOffline(page))
+		return MI_PC_OFFLINE;
+	if (PageSlab(head))
+		return MI_PC_SLAB;
+	if (mi_page_large_kmalloc(head))
+		return MI_PC_LARGE_KMALLOC;
+	if (PageTable(page))
+		return MI_PC_PAGETABLE;
+	if (mi_page_zsmalloc(page))
+		return MI_PC_ZSMALLOC;
+	if (PageHuge(head))	/* a free hugetlb folio has no references */
+		return page_count(head) ? MI_PC_HUGETLB_USED :
+					  MI_PC_HUGETLB_FREE;
+	if (!page_count(head))	/* per-CPU lists, or between states */
+		return MI_PC_FREE_OTHER;
+	if (mi_page_anon(head))
+		return PageLRU(head) ? MI_PC_ANON_LRU : MI_PC_ANON_OTHER;
+	if (mi_page_swapbacked(head) && head->mapping)
+		return MI_PC_SHMEM;
+	if (head->mapping)
+		return mi_page_mapped(head) ? MI_PC_FILE_MAPPED :
+					   MI_PC_FILE_UNMAPPED;
+	return MI_PC_UNCLASSIFIED;
+}
+
+/*
+ * A free buddy block's order, read racily from page_private() as
+ * buddy_order_unsafe() does; 0 when the value cannot be the order of a
+ * block that starts at @pfn and fits in the zone.
+ */
+static unsigned int mi_buddy_order(struct page *page, unsigned long pfn,
+				   unsigned long end)
+{
+	/* racy by design: the block may be allocated under us (checked below) */
+	unsigned long order = data_race(READ_ONCE(page->private));
+
+	if (order >= MI_NR_ORDERS || (pfn & ((1UL << order) - 1)) ||
+	    pfn + (1UL << order) > end)
+		return 0;
+	return order;
+}
+
+static void mi_pages_walk(struct zone *zone, struct mi_pages_state *s)
+{
+	unsigned long pfn = zone->zone_start_pfn;
+	unsigned long end = zone_end_pfn(zone);
+	unsigned int step = 0;
+
+	while (pfn < end) {
+		struct page *page = pfn_to_online_page(pfn);
+		unsigned long nr = 1;
+
+		if (++step == MI_PAGES_STEP) {
+			step = 0;
+			cond_resched();
+		}
+		if (!page || page_zone(page) != zone) {
+			s->holes++;
+			pfn++;
+			continue;
+		}
+		if (PageBuddy(page)) {
+			nr = 1UL << mi_buddy_order(page, pfn, end);
+			s->n[MI_PC_BUDDY] += nr;
+		} else {
+			s->n[mi_page_class(page)]++;
+		}
+		s->walked += nr;
+		pfn += nr;
+	}
+}
+
+static int mi_pages_row(struct seq_file *m, int nid, struct zone *zone,
+			void *state)
+{
+	struct mi_pages_state *s = state;
+	unsigned long pcp = 0;
+	unsigned int i;
+	int cpu, err;
+
+	memset(s, 0, sizeof(*s));
+	err = mi_offline_hold();
+	if (err)
+		return err;
+	mi_pages_walk(zone, s);
+	mi_offline_release();
+
+	for (i = 0; i < MI_NR_PCLASS; i++)
+		seq_printf(m, "%d %s %s %lu %lu\n", nid, zone->name,
+			   mi_pclass_names[i], s->n[i], s->n[i] << PAGE_SHIFT);
+	for_each_online_cpu(cpu)
+		pcp += mi_zone_pcp_count(zone, cpu);
+	seq_printf(m, "# node %d zone %s: walked %lu present %lu spanned %lu holes %lu; free %lu + pcp %lu (NR_FREE_PAGES, per-CPU lists)\n",
+		   nid, zone->name, s->walked, zone->present_pages,
+		   zone->spanned_pages, s->holes,
+		   zone_page_state(zone, NR_FREE_PAGES), pcp);
+	return 0;
+}
+
+static void mi_pages_header(struct seq_file *m)
+{
+	seq_puts(m, "node zone class pages bytes\n");
+	seq_puts(m, "# flags read racily, as /proc/kpageflags reads them; kernel stacks, vmalloc and percpu pages have no per-pfn mark and count as unclassified\n");
+}
+
+static const struct mi_zone_table mi_pages_zone_table = {
+	.header = mi_pages_header,
+	.zone = mi_pages_row,
+	.state_size = sizeof(struct mi_pages_state),
+};
+
+MI_ZONE_TABLE_FOPS(mi_pages, &mi_pages_zone_table);
+
+void mi_pages_init(void)
+{
+	mi_cap_set(&mi_pages_caps[MI_ROW_SLAB], true, "%s",
+		   mi_page_slab_source());
+	mi_cap_set(&mi_pages_caps[MI_ROW_PAGETABLE], true, "%s",
+		   mi_page_table_source());
+	if (mi_have_page_large_kmalloc())
+		mi_cap_set(&mi_pages_caps[MI_ROW_LARGE_KMALLOC], true,
+			   "PageLargeKmalloc(), the PGTY_large_kmalloc page type; NR_SLAB_UNRECLAIMABLE_B counts these pages too");
+	else
+		mi_cap_set(&mi_pages_caps[MI_ROW_LARGE_KMALLOC], false,
+			   "no per-pfn mark for large kmalloc() folios before the PGTY_large_kmalloc page type: counted as unclassified, though NR_SLAB_UNRECLAIMABLE_B counts them");
+	if (mi_have_page_zsmalloc())
+		mi_cap_set(&mi_pages_caps[MI_ROW_ZSMALLOC], true,
+			   "PageZsmalloc(), a page type (43d746dc49bb, v6.11)");
+	else
+		mi_cap_set(&mi_pages_caps[MI_ROW_ZSMALLOC], false,
+			   "no per-pfn zsmalloc mark before 43d746dc49bb (v6.11): zsmalloc pages count as unclassified");
+	mi_cap_set(&mi_pages_caps[MI_ROW_KSTACK], false,
+		   "kernel stack pages carry no page flag or type: counted as unclassified");
+	mi_cap_set(&mi_pages_caps[MI_ROW_VMALLOC], false,
+		   "vmalloc pages carry no page flag or type: counted as unclassified");
+	mi_cap_set(&mi_pages_caps[MI_ROW_PERCPU], false,
+		   "percpu chunk pages carry no page flag or type: counted as unclassified");
+	mi_cap_set(&mi_pages_caps[MI_ROW_PCP], true,
+		   "pages with no references that are not buddy heads: the per-CPU lists (not visible per pfn; the # note gives their count from the zone's pcp lists) and pages in transit");
+	mi_caps_register(&mi_pages_table, mi_pages_caps, MI_NR_ROWS);
+}
+
+void mi_pages_exit(void)
+{
+	mi_caps_unregister(&mi_pages_table);
+}
