@@ -579,4 +579,18 @@ static inline const struct inode *mi_file_user_inode(const struct file *f)
 #endif
 }
 
+/*
+ * pg_data_t.kswapd_failures became an atomic_t in 7.x (upstream "mm/vmscan:
+ * make kswapd_failures atomic"-era change; probe.sh looks for the type, not
+ * the version).  Before it a plain int, written by kswapd without a lock.
+ */
+static inline int mi_kswapd_failures(pg_data_t *pgdat)
+{
+#ifdef MI_HAVE_ATOMIC_KSWAPD_FAILURES
+	return atomic_read(&pgdat->kswapd_failures);
+#else
+	return READ_ONCE(pgdat->kswapd_failures);
+#endif
+}
+
 #endif /* MI_COMPAT_H */

@@ -15,6 +15,7 @@
 #include "capabilities.h"
 #include "fault.h"
 #include "ksyms.h"
+#include "pressure.h"
 #include "procmem.h"
 #include "slab.h"
 #include "summary.h"
@@ -56,6 +57,8 @@ static const struct mi_file {
 	  0600 },
 	{ "vmas", &mi_vmas_fops,
 	  "one row per VMA of one process, with its page-walk figures", 0600 },
+	{ "pressure", &mi_pressure_fops,
+	  "reclaim/compaction counters with per-open deltas, PSI memory, watermark distances, kswapd" },
 };
 
 static struct mi_cap mi_file_caps[ARRAY_SIZE(mi_files)];
@@ -67,6 +70,7 @@ static void mi_state_exit(void)
 {
 	mi_caps_unregister(&mi_file_table);
 	mi_kernel_caps_exit();
+	mi_pressure_exit();
 	mi_procmem_exit();
 	mi_buddy_exit();
 	mi_zones_exit();
@@ -86,6 +90,7 @@ static int __init mi_init(void)
 	mi_zones_init();
 	mi_buddy_init();
 	mi_procmem_init();
+	mi_pressure_init();
 	mi_kernel_caps_init();
 
 	for (i = 0; i < ARRAY_SIZE(mi_files); i++) {

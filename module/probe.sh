@@ -169,4 +169,9 @@ grep -q 'define DECL_TOKEN_PARAMS' "$srctree/include/linux/slab.h" &&
 grep -q '[[:space:]]synchronize_rcu_tasks[[:space:]]' "$symvers" 2>/dev/null &&
 	flags="$flags -DMI_HAVE_SYNCHRONIZE_RCU_TASKS"
 
+# pg_data_t.kswapd_failures: an int until 7.x made it an atomic_t
+# (pressure.c reads it through mi_kswapd_failures()).
+grep -q 'atomic_t[[:space:]]*kswapd_failures;' "$mmzone" &&
+	flags="$flags -DMI_HAVE_ATOMIC_KSWAPD_FAILURES"
+
 echo "$flags"
