@@ -58,7 +58,7 @@ static const struct mi_file {
 	{ "vmas", &mi_vmas_fops,
 	  "one row per VMA of one process, with its page-walk figures", 0600 },
 	{ "pressure", &mi_pressure_fops,
-	  "reclaim/compaction counters with per-open deltas, PSI memory, watermark distances, kswapd" },
+	  "reclaim counters with per-open deltas, PSI memory, watermark distances, kswapd" },
 };
 
 static struct mi_cap mi_file_caps[ARRAY_SIZE(mi_files)];

@@ -36,8 +36,10 @@
 #include "pressure.h"
 #include "zone_walk.h"
 
-/* Per-zone-type allocstall: FOR_ALL_ZONES(ALLOCSTALL) in vm_event_item.h
- * has one item per zone type up to ZONE_MOVABLE, in zone order. */
+/*
+ * Per-zone-type allocstall: FOR_ALL_ZONES(ALLOCSTALL) in vm_event_item.h
+ * has one item per zone type up to ZONE_MOVABLE, in zone order.
+ */
 #define MI_NR_STALL_ZONES	(ZONE_MOVABLE + 1)
 
 /* The vmstat counters, in the file's order. */
@@ -119,8 +121,10 @@ static void mi_pressure_snapshot(struct mi_pressure_state *st)
 	v[MI_PR_COMPACT_SUCCESS] = ev[COMPACTSUCCESS];
 #endif
 	v[MI_PR_OOM_KILL] = ev[OOM_KILL];
-	/* node counters since "mm: workingset: age nonresident information
-	 * alongside anonymous pages" (170b04b7ae49, v5.9) split them */
+	/*
+	 * node counters since "mm: workingset: age nonresident information
+	 * alongside anonymous pages" (170b04b7ae49, v5.9) split them
+	 */
 	v[MI_PR_REFAULT_ANON] = global_node_page_state(WORKINGSET_REFAULT_ANON);
 	v[MI_PR_REFAULT_FILE] = global_node_page_state(WORKINGSET_REFAULT_FILE);
 }
@@ -226,13 +230,15 @@ static void mi_pressure_show_nodes(struct seq_file *m)
 
 	for_each_online_node(nid) {
 		pg_data_t *pgdat = NODE_DATA(nid);
+		bool running;
 
 		/*
 		 * kswapd sleeps on kswapd_wait; wakeup_kswapd() tests the
-		 * same thing to decide whether to wake it.
+		 * same thing to decide whether to wake it.  No barrier: a
+		 * snapshot for display, racing with kswapd by nature.
 		 */
-		seq_printf(m, "node %d kswapd_running %d - bool\n", nid,
-			   !waitqueue_active(&pgdat->kswapd_wait));
+		running = !waitqueue_active(&pgdat->kswapd_wait);
+		seq_printf(m, "node %d kswapd_running %d - bool\n", nid, running);
 		seq_printf(m, "node %d kswapd_failures %d - runs\n", nid,
 			   mi_kswapd_failures(pgdat));
 	}
