@@ -82,6 +82,7 @@ struct mi_pressure_state {
 enum {
 	MI_ROW_PSI,
 	MI_ROW_COMPACTION,
+	MI_ROW_EVENTS,
 	MI_NR_ROWS
 };
 
@@ -89,6 +90,7 @@ static struct mi_cap mi_pressure_caps[MI_NR_ROWS] = {
 	[MI_ROW_PSI] = { .name = "pressure.psi", .kind = MI_CAP_FIELD },
 	[MI_ROW_COMPACTION] = { .name = "pressure.compact",
 				.kind = MI_CAP_FIELD },
+	[MI_ROW_EVENTS] = { .name = "pressure.events", .kind = MI_CAP_FIELD },
 };
 
 static struct mi_cap_table mi_pressure_table;
@@ -153,6 +155,9 @@ static void mi_pressure_show_vmstat(struct seq_file *m,
 		if (i >= MI_PR_COMPACT_STALL && i <= MI_PR_COMPACT_SUCCESS)
 			continue;
 #endif
+		/* without VM_EVENT_COUNTERS all_vm_events() is a stub of zeros */
+		if (!IS_ENABLED(CONFIG_VM_EVENT_COUNTERS) && i < MI_PR_REFAULT_ANON)
+			continue;
 		seq_puts(m, "vmstat all ");
 		if (zone)
 			mi_pressure_stall_name(m, i - MI_PR_ALLOCSTALL_ZONE);
@@ -324,6 +329,12 @@ void mi_pressure_init(void)
 	else
 		mi_cap_set(&mi_pressure_caps[MI_ROW_COMPACTION], false,
 			   "kernel built without CONFIG_COMPACTION: no compact_* records");
+	if (IS_ENABLED(CONFIG_VM_EVENT_COUNTERS))
+		mi_cap_set(&mi_pressure_caps[MI_ROW_EVENTS], true,
+			   "allocstall*, pgscan_*, pgsteal_*, oom_kill from all_vm_events()");
+	else
+		mi_cap_set(&mi_pressure_caps[MI_ROW_EVENTS], false,
+			   "kernel built without CONFIG_VM_EVENT_COUNTERS: only the workingset_refault_* vmstat records");
 	mi_caps_register(&mi_pressure_table, mi_pressure_caps, MI_NR_ROWS);
 }
 
