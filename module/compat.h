@@ -654,4 +654,18 @@ static inline const char *mi_page_table_source(void)
 	return "PageTable(), a page type (1d40a5ea01d5, v4.18)";
 }
 
+/*
+ * pg_data_t.kswapd_failures became an atomic_t in 7.x (upstream "mm/vmscan:
+ * make kswapd_failures atomic"-era change; probe.sh looks for the type, not
+ * the version).  Before it a plain int, written by kswapd without a lock.
+ */
+static inline int mi_kswapd_failures(pg_data_t *pgdat)
+{
+#ifdef MI_HAVE_ATOMIC_KSWAPD_FAILURES
+	return atomic_read(&pgdat->kswapd_failures);
+#else
+	return READ_ONCE(pgdat->kswapd_failures);
+#endif
+}
+
 #endif /* MI_COMPAT_H */

@@ -16,6 +16,7 @@
 #include "capabilities.h"
 #include "fault.h"
 #include "ksyms.h"
+#include "pressure.h"
 #include "procmem.h"
 #include "slab.h"
 #include "summary.h"
@@ -60,6 +61,8 @@ static const struct mi_file {
 	  0600 },
 	{ "vmas", &mi_vmas_fops,
 	  "one row per VMA of one process, with its page-walk figures", 0600 },
+	{ "pressure", &mi_pressure_fops,
+	  "reclaim counters with per-open deltas, PSI memory, watermark distances, kswapd" },
 };
 
 static struct mi_cap mi_file_caps[ARRAY_SIZE(mi_files)];
@@ -71,6 +74,7 @@ static void mi_state_exit(void)
 {
 	mi_caps_unregister(&mi_file_table);
 	mi_kernel_caps_exit();
+	mi_pressure_exit();
 	mi_procmem_exit();
 	mi_pages_exit();
 	mi_buddy_exit();
@@ -92,6 +96,7 @@ static int __init mi_init(void)
 	mi_buddy_init();
 	mi_pages_init();
 	mi_procmem_init();
+	mi_pressure_init();
 	mi_kernel_caps_init();
 
 	for (i = 0; i < ARRAY_SIZE(mi_files); i++) {

@@ -205,4 +205,9 @@ grep -q 'PAGE_TYPE_OPS(Zsmalloc' "$pageflags" &&
 grep -q 'PAGE_TYPE_OPS(LargeKmalloc' "$pageflags" &&
 	flags="$flags -DMI_HAVE_PAGE_LARGE_KMALLOC"
 
+# pg_data_t.kswapd_failures: an int until 7.x made it an atomic_t
+# (pressure.c reads it through mi_kswapd_failures()).
+grep -q 'atomic_t[[:space:]]*kswapd_failures;' "$mmzone" &&
+	flags="$flags -DMI_HAVE_ATOMIC_KSWAPD_FAILURES"
+
 echo "$flags"
