@@ -15,6 +15,7 @@
 #include "capabilities.h"
 #include "fault.h"
 #include "ksyms.h"
+#include "latency.h"
 #include "procmem.h"
 #include "slab.h"
 #include "summary.h"
@@ -119,7 +120,18 @@ static int __init mi_init(void)
 		pr_err("cannot create the fault directory: %d\n", err);
 		goto remove_dir;
 	}
+	err = mi_latency_init(mi_dir);
+	if (err) {
+		pr_err("cannot create the latency directory: %d\n", err);
+		goto remove_fault;
+	}
 	return 0;
+
+remove_fault:
+	debugfs_remove_recursive(mi_dir);
+	mi_fault_exit();
+	mi_state_exit();
+	return err;
 
 remove_dir:
 	debugfs_remove_recursive(mi_dir);
@@ -131,6 +143,7 @@ unregister_files:
 static void __exit mi_exit(void)
 {
 	debugfs_remove_recursive(mi_dir);
+	mi_latency_exit();
 	mi_fault_exit();
 	mi_state_exit();
 }
