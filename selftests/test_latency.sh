@@ -16,8 +16,11 @@ cleanup()
 	echo 0 > "$L/armed" 2> /dev/null
 	[ -d "$CG/mi-lat" ] && rmdir "$CG/mi-lat" 2> /dev/null
 	[ -n "$cg_mounted" ] && umount "$CG"
+	[ -n "$bg" ] && kill "$bg" 2> /dev/null && wait "$bg" 2> /dev/null
 	rmmod brd 2> /dev/null
+	mi_restore
 }
+bg=
 trap cleanup EXIT
 trap 'exit 143' TERM INT
 
@@ -106,4 +109,26 @@ if [ -n "$n0" ] && [ "$st" = ready ] && mkdir "$CG/mi-lat" 2> /dev/null; then
 		dd if=/dev/ram0 of=/dev/null bs=1M count=128 2> /dev/null"
 	rmdir "$CG/mi-lat"
 	eq "latency: disarmed, memcg stalls are not counted" "$(field memcg_reclaim 2)" "$n0"
+fi
+
+# rmmod while armed, with memcg stalls in flight: the exit detaches first
+if [ "$st" = ready ] && mkdir "$CG/mi-lat" 2> /dev/null; then
+	echo $((16 << 20)) > "$CG/mi-lat/memory.max"
+	echo 1 > "$L/armed"
+	sh -c "echo \$\$ > $CG/mi-lat/cgroup.procs &&
+		while :; do dd if=/dev/ram0 of=/dev/null bs=1M count=128 2> /dev/null
+		echo 1 > /proc/sys/vm/drop_caches; done" &
+	bg=$!
+	sleep 1
+	check "latency: rmmod while armed and stalling" mi_reload
+	kill "$bg" 2> /dev/null
+	wait "$bg" 2> /dev/null
+	bg=
+	# the killed loop's last dd may still be finishing inside the cgroup
+	i=0
+	while ! rmdir "$CG/mi-lat" 2> /dev/null && [ $i -lt 100 ]; do
+		i=$((i + 1))
+		sleep 0.1
+	done
+	eq "latency: reloaded module is disarmed" "$(cat "$L/armed")" 0
 fi
