@@ -42,10 +42,16 @@ void mi_caps_register(struct mi_cap_table *table, struct mi_cap *caps,
 	mutex_unlock(&mi_cap_lock);
 }
 
+/*
+ * Safe on a table never registered (zeroed: a subdirectory whose init did
+ * not run) and on one already unregistered (list_del_init), so that
+ * mi_init()'s error path can call every exit.
+ */
 void mi_caps_unregister(struct mi_cap_table *table)
 {
 	mutex_lock(&mi_cap_lock);
-	list_del(&table->node);
+	if (table->node.next)
+		list_del_init(&table->node);
 	mutex_unlock(&mi_cap_lock);
 }
 

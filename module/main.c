@@ -16,6 +16,7 @@
 #include "capabilities.h"
 #include "fault.h"
 #include "ksyms.h"
+#include "latency.h"
 #include "pressure.h"
 #include "procmem.h"
 #include "slab.h"
@@ -133,12 +134,19 @@ static int __init mi_init(void)
 	err = mi_allocs_init(mi_dir);
 	if (err) {
 		pr_err("cannot create the allocs directory: %d\n", err);
-		goto remove_allocs;
+		goto remove_subdirs;
+	}
+	err = mi_latency_init(mi_dir);
+	if (err) {
+		pr_err("cannot create the latency directory: %d\n", err);
+		goto remove_subdirs;
 	}
 	return 0;
 
-remove_allocs:
+/* the subdirectories' exits are safe after a failed or absent init */
+remove_subdirs:
 	debugfs_remove_recursive(mi_dir);
+	mi_latency_exit();
 	mi_allocs_exit();
 	mi_fault_exit();
 	goto unregister_files;
@@ -152,6 +160,7 @@ unregister_files:
 static void __exit mi_exit(void)
 {
 	debugfs_remove_recursive(mi_dir);
+	mi_latency_exit();
 	mi_allocs_exit();
 	mi_fault_exit();
 	mi_state_exit();

@@ -210,4 +210,12 @@ grep -q 'PAGE_TYPE_OPS(LargeKmalloc' "$pageflags" &&
 grep -q 'atomic_t[[:space:]]*kswapd_failures;' "$mmzone" &&
 	flags="$flags -DMI_HAVE_ATOMIC_KSWAPD_FAILURES"
 
+# The vmscan begin/end tracepoints gained the memcg as an argument, with
+# gfp_flags moved first (in the 7.3 headers, not in 6.12; the upstream
+# subject is "mm: vmscan: add memcg information to reclaim tracepoints",
+# hash not checked here): latency.c's probes must take the same arguments.
+grep -q 'TP_PROTO(gfp_t gfp_flags, int order, struct mem_cgroup \*memcg)' \
+	"$srctree/include/trace/events/vmscan.h" 2>/dev/null &&
+	flags="$flags -DMI_HAVE_VMSCAN_TP_MEMCG"
+
 echo "$flags"

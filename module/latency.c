@@ -1,0 +1,371 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * latency/: how long tasks stall in direct reclaim and in memcg reclaim,
+ * as per-CPU log2 (ns) histograms summed on read (docs/latency.md).
+ *
+ * `armed` (0/1) attaches probes to the vmscan begin/end tracepoints, which
+ * are not exported: they are found by name with for_each_kernel_tracepoint()
+ * and attached with tracepoint_probe_register().  Disarmed, nothing is
+ * attached.  Arming zeroes the histograms first, so they cover one armed
+ * window.
+ *
+ * Begin and end are paired per task in a fixed table of slots claimed with
+ * cmpxchg: the probes never allocate, never print and never sleep.  A begin
+ * that finds no free slot, or an end with no begin (armed mid-stall), is
+ * counted as unpaired instead.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/atomic.h>
+#include <linux/debugfs.h>
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/log2.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/sched.h>
+#include <linux/seq_file.h>
+#include <linux/string.h>
+#include <linux/timekeeping.h>
+#include <linux/tracepoint.h>
+#include <linux/uaccess.h>
+
+#include "capabilities.h"
+#include "latency.h"
+#include "show_fops.h"
+
+/* Bucket i counts stalls of [2^i, 2^(i+1)) ns; bucket 0 also counts 0 ns. */
+#define MI_LAT_BUCKETS	40	/* up to 2^40 ns, about 18 minutes */
+#define MI_LAT_SLOTS	256	/* tasks in reclaim at once */
+
+enum mi_lat_kind {
+	MI_LAT_DIRECT_RECLAIM,
+	MI_LAT_MEMCG_RECLAIM,
+	MI_LAT_NR_KINDS
+};
+
+static const char *const mi_lat_names[MI_LAT_NR_KINDS] = {
+	[MI_LAT_DIRECT_RECLAIM] = "direct_reclaim",
+	[MI_LAT_MEMCG_RECLAIM] = "memcg_reclaim",
+};
+
+struct mi_lat_hist {
+	u64 events;
+	u64 sum_ns;
+	u64 buckets[MI_LAT_BUCKETS];
+};
+
+struct mi_lat_cpu {
+	struct mi_lat_hist hist[MI_LAT_NR_KINDS];
+};
+
+static DEFINE_PER_CPU(struct mi_lat_cpu, mi_lat_cpu);
+
+/* One task between begin and end: task is only compared, never followed. */
+struct mi_lat_slot {
+	struct task_struct *task;
+	u64 start_ns;
+	unsigned int kind;
+};
+
+static struct mi_lat_slot mi_lat_slots[MI_LAT_SLOTS];
+static atomic_long_t mi_lat_unpaired[MI_LAT_NR_KINDS];
+
+static void mi_lat_begin(unsigned int kind)
+{
+	struct task_struct *me = current;
+	unsigned int i;
+
+	for (i = 0; i < MI_LAT_SLOTS; i++) {
+		struct mi_lat_slot *slot = &mi_lat_slots[i];
+
+		if (READ_ONCE(slot->task) || cmpxchg(&slot->task, NULL, me))
+			continue;
+		slot->kind = kind;
+		WRITE_ONCE(slot->start_ns, ktime_get_ns());
+		return;
+	}
+	atomic_long_inc(&mi_lat_unpaired[kind]);
+}
+
+static void mi_lat_end(unsigned int kind)
+{
+	struct task_struct *me = current;
+	unsigned int i;
+
+	for (i = 0; i < MI_LAT_SLOTS; i++) {
+		struct mi_lat_slot *slot = &mi_lat_slots[i];
+		struct mi_lat_hist *hist;
+		u64 ns;
+
+		if (READ_ONCE(slot->task) != me || slot->kind != kind)
+			continue;
+		ns = ktime_get_ns() - READ_ONCE(slot->start_ns);
+		/* only this task writes its own slot until it frees it */
+		smp_store_release(&slot->task, NULL);
+		hist = &get_cpu_ptr(&mi_lat_cpu)->hist[kind];
+		hist->events++;
+		hist->sum_ns += ns;
+		hist->buckets[min_t(unsigned int, ns > 1 ? ilog2(ns) : 0,
+				    MI_LAT_BUCKETS - 1)]++;
+		put_cpu_ptr(&mi_lat_cpu);
+		return;
+	}
+	atomic_long_inc(&mi_lat_unpaired[kind]);
+}
+
+/*
+ * The probes' prototypes follow the tracepoints': "mm: vmscan: add memcg
+ * info to vmscan tracepoints" (in the 7.3 headers, not in 6.12; hash not
+ * checked here) moved gfp_flags first and added the memcg to begin and end.
+ * probe.sh sets MI_HAVE_VMSCAN_TP_MEMCG from the header.
+ */
+#ifdef MI_HAVE_VMSCAN_TP_MEMCG
+static void mi_lat_direct_begin(void *data, gfp_t gfp, int order,
+				struct mem_cgroup *memcg)
+{
+	mi_lat_begin(MI_LAT_DIRECT_RECLAIM);
+}
+
+static void mi_lat_memcg_begin(void *data, gfp_t gfp, int order,
+			       struct mem_cgroup *memcg)
+{
+	mi_lat_begin(MI_LAT_MEMCG_RECLAIM);
+}
+
+static void mi_lat_direct_end(void *data, unsigned long nr_reclaimed,
+			      struct mem_cgroup *memcg)
+{
+	mi_lat_end(MI_LAT_DIRECT_RECLAIM);
+}
+
+static void mi_lat_memcg_end(void *data, unsigned long nr_reclaimed,
+			     struct mem_cgroup *memcg)
+{
+	mi_lat_end(MI_LAT_MEMCG_RECLAIM);
+}
+#else
+static void mi_lat_direct_begin(void *data, int order, gfp_t gfp)
+{
+	mi_lat_begin(MI_LAT_DIRECT_RECLAIM);
+}
+
+static void mi_lat_memcg_begin(void *data, int order, gfp_t gfp)
+{
+	mi_lat_begin(MI_LAT_MEMCG_RECLAIM);
+}
+
+static void mi_lat_direct_end(void *data, unsigned long nr_reclaimed)
+{
+	mi_lat_end(MI_LAT_DIRECT_RECLAIM);
+}
+
+static void mi_lat_memcg_end(void *data, unsigned long nr_reclaimed)
+{
+	mi_lat_end(MI_LAT_MEMCG_RECLAIM);
+}
+#endif
+
+struct mi_lat_tp {
+	const char *name;
+	void *probe;
+	struct tracepoint *tp;
+	bool attached;
+};
+
+static struct mi_lat_tp mi_lat_tps[] = {
+	{ "mm_vmscan_direct_reclaim_begin", mi_lat_direct_begin },
+	{ "mm_vmscan_direct_reclaim_end", mi_lat_direct_end },
+	{ "mm_vmscan_memcg_reclaim_begin", mi_lat_memcg_begin },
+	{ "mm_vmscan_memcg_reclaim_end", mi_lat_memcg_end },
+};
+
+static void mi_lat_find_tp(struct tracepoint *tp, void *priv)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(mi_lat_tps); i++)
+		if (!strcmp(tp->name, mi_lat_tps[i].name))
+			mi_lat_tps[i].tp = tp;
+}
+
+static DEFINE_MUTEX(mi_lat_lock);	/* armed, attach and reset */
+static bool mi_lat_armed;
+
+static void mi_lat_detach(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(mi_lat_tps); i++) {
+		if (!mi_lat_tps[i].attached)
+			continue;
+		tracepoint_probe_unregister(mi_lat_tps[i].tp,
+					    mi_lat_tps[i].probe, NULL);
+		mi_lat_tps[i].attached = false;
+	}
+	/* no probe is running on any CPU past this */
+	tracepoint_synchronize_unregister();
+}
+
+static void mi_lat_reset(void)
+{
+	unsigned int cpu, k;
+
+	for_each_possible_cpu(cpu)
+		memset(per_cpu_ptr(&mi_lat_cpu, cpu), 0,
+		       sizeof(struct mi_lat_cpu));
+	memset(mi_lat_slots, 0, sizeof(mi_lat_slots));
+	for (k = 0; k < MI_LAT_NR_KINDS; k++)
+		atomic_long_set(&mi_lat_unpaired[k], 0);
+}
+
+static int mi_lat_attach(void)
+{
+	unsigned int i;
+	int err;
+
+	mi_lat_reset();
+	for (i = 0; i < ARRAY_SIZE(mi_lat_tps); i++) {
+		if (!mi_lat_tps[i].tp)
+			continue;
+		err = tracepoint_probe_register(mi_lat_tps[i].tp,
+						mi_lat_tps[i].probe, NULL);
+		if (err) {
+			pr_warn("cannot attach to %s: %d\n",
+				mi_lat_tps[i].name, err);
+			mi_lat_detach();
+			return err;
+		}
+		mi_lat_tps[i].attached = true;
+	}
+	return 0;
+}
+
+static ssize_t mi_lat_armed_write(struct file *file, const char __user *ubuf,
+				  size_t count, loff_t *ppos)
+{
+	unsigned int want;
+	int err;
+
+	/* only "0" or "1" (a newline may follow); anything else changes nothing */
+	err = kstrtouint_from_user(ubuf, count, 10, &want);
+	if (err || want > 1)
+		return -EINVAL;
+	if (mutex_lock_killable(&mi_lat_lock))
+		return -EINTR;
+	if (want && !mi_lat_armed) {
+		err = mi_lat_attach();
+		if (!err)
+			mi_lat_armed = true;
+	} else if (!want && mi_lat_armed) {
+		mi_lat_detach();
+		mi_lat_armed = false;
+	}
+	mutex_unlock(&mi_lat_lock);
+	return err ? err : count;
+}
+
+static ssize_t mi_lat_armed_read(struct file *file, char __user *ubuf,
+				 size_t count, loff_t *ppos)
+{
+	char buf[3];
+
+	buf[0] = READ_ONCE(mi_lat_armed) ? '1' : '0';
+	buf[1] = '\n';
+	return simple_read_from_buffer(ubuf, count, ppos, buf, 2);
+}
+
+static const struct file_operations mi_lat_armed_fops = {
+	.owner = THIS_MODULE,
+	.read = mi_lat_armed_read,
+	.write = mi_lat_armed_write,
+	.llseek = default_llseek,
+};
+
+/*
+ * One line per kind: "kind events sum_ns unpaired b0,b1,...,b39" where bi
+ * counts stalls of [2^i, 2^(i+1)) ns (docs/format.md).  The per-CPU sums are
+ * read without a lock: a line may miss a stall that ends during the read.
+ */
+static int mi_lat_histograms_show(struct seq_file *m, void *unused)
+{
+	unsigned int cpu, k, b;
+
+	seq_puts(m, "kind events sum_ns unpaired buckets\n");
+	for (k = 0; k < MI_LAT_NR_KINDS; k++) {
+		struct mi_lat_hist sum = {};
+
+		for_each_possible_cpu(cpu) {
+			const struct mi_lat_hist *h =
+				&per_cpu_ptr(&mi_lat_cpu, cpu)->hist[k];
+
+			sum.events += READ_ONCE(h->events);
+			sum.sum_ns += READ_ONCE(h->sum_ns);
+			for (b = 0; b < MI_LAT_BUCKETS; b++)
+				sum.buckets[b] += READ_ONCE(h->buckets[b]);
+		}
+		seq_printf(m, "%s %llu %llu %ld ", mi_lat_names[k], sum.events,
+			   sum.sum_ns, atomic_long_read(&mi_lat_unpaired[k]));
+		for (b = 0; b < MI_LAT_BUCKETS; b++)
+			seq_printf(m, "%s%llu", b ? "," : "", sum.buckets[b]);
+		seq_putc(m, '\n');
+	}
+	return 0;
+}
+
+MI_SHOW_OPEN(mi_lat_histograms)
+static const struct file_operations mi_lat_histograms_fops =
+	MI_SHOW_FOPS(mi_lat_histograms);
+
+enum { MI_LAT_ROW_RECLAIM, MI_LAT_ROW_MEMCG, MI_LAT_NR_ROWS };
+
+static struct mi_cap mi_lat_caps[MI_LAT_NR_ROWS] = {
+	[MI_LAT_ROW_RECLAIM] = { .name = "latency.direct_reclaim",
+				 .kind = MI_CAP_FIELD },
+	[MI_LAT_ROW_MEMCG] = { .name = "latency.memcg_reclaim",
+			       .kind = MI_CAP_FIELD },
+};
+
+static struct mi_cap_table mi_lat_table;
+static struct dentry *mi_lat_dir;
+
+static void mi_lat_cap(struct mi_cap *cap, unsigned int begin)
+{
+	bool ok = mi_lat_tps[begin].tp && mi_lat_tps[begin + 1].tp;
+
+	mi_cap_set(cap, ok, ok ?
+		   "tracepoints %s/%s, found with for_each_kernel_tracepoint(), paired per task" :
+		   "tracepoint %s or %s not in this kernel",
+		   mi_lat_tps[begin].name, mi_lat_tps[begin + 1].name);
+}
+
+int mi_latency_init(struct dentry *parent)
+{
+	for_each_kernel_tracepoint(mi_lat_find_tp, NULL);
+	mi_lat_cap(&mi_lat_caps[MI_LAT_ROW_RECLAIM], 0);
+	mi_lat_cap(&mi_lat_caps[MI_LAT_ROW_MEMCG], 2);
+	mi_caps_register(&mi_lat_table, mi_lat_caps, MI_LAT_NR_ROWS);
+
+	mi_lat_dir = debugfs_create_dir("latency", parent);
+	if (IS_ERR(mi_lat_dir)) {
+		mi_caps_unregister(&mi_lat_table);
+		return PTR_ERR(mi_lat_dir);
+	}
+	debugfs_create_file("armed", 0600, mi_lat_dir, NULL,
+			    &mi_lat_armed_fops);
+	debugfs_create_file("histograms", 0400, mi_lat_dir, NULL,
+			    &mi_lat_histograms_fops);
+	return 0;
+}
+
+/* After the debugfs tree is gone: no writer can arm again. */
+void mi_latency_exit(void)
+{
+	mutex_lock(&mi_lat_lock);
+	if (mi_lat_armed)
+		mi_lat_detach();
+	mi_lat_armed = false;
+	mutex_unlock(&mi_lat_lock);
+	mi_caps_unregister(&mi_lat_table);
+}
