@@ -3,8 +3,8 @@
 # allocs: slab allocations by call site (docs/allocs.md).  The helper holds
 # N kmalloc(S) objects from its one site allocs_fill(); aimed at the
 # writing shell's pid, the table shows exactly N live objects, N x S
-# requested bytes and N x the kmalloc size class (from /proc/slabinfo)
-# allocated, and 0 live after the helper frees them.  Bad knob writes
+# requested bytes and N x the object size of the kmalloc cache S falls in
+# (/proc/slabinfo's objsize) allocated, and 0 live after the helper frees them.  Bad knob writes
 # change nothing, a disarmed table stops counting, a busybox applet
 # aimed by comm shows up, 4 readers under churn are safe, and rmmod
 # while armed is clean.
@@ -78,12 +78,18 @@ if ! insmod "$MI_TEST_KO"; then
 	exit 1
 fi
 ok "insmod $MI_TEST_KO"
-# the kmalloc size class S falls in, from the kernel's own cache list
-class=$(awk -v s="$S" '$1 ~ /^kmalloc-([a-z]+-)*[0-9]+$/ && $1 !~ /k$/ {
+# the kmalloc size class S falls in, from the kernel's own cache list, and
+# that cache's object size (slabinfo's objsize, s->size, which the
+# tracepoint reports as bytes_alloc): larger than the class where slub
+# debugging adds red zones and tracking (the 6.1 lane's slub_debug=FZPU,
+# the debug kernel: 512 for kmalloc-256 there)
+set -- $(awk -v s="$S" '$1 ~ /^kmalloc-[a-z0-9-]*[0-9]+$/ && $1 !~ /k$/ {
 	n = $1; sub(/.*-/, "", n); n += 0
-	if (n >= s && (!best || n < best)) best = n
-} END { print best + 0 }' /proc/slabinfo)
-check "kmalloc size class of $S from slabinfo ($class)" [ "$class" -ge "$S" ]
+	if (n >= s && (!best || n < best)) { best = n; obj = $4 }
+} END { print best + 0, obj + 0 }' /proc/slabinfo)
+class=$1 objsize=$2
+check "kmalloc size class of $S from slabinfo ($class, objsize $objsize)" \
+	[ "$class" -ge "$S" -a "$objsize" -ge "$class" ]
 
 echo $$ > "$A/aim_pid"
 echo 1 > "$A/armed"
@@ -92,7 +98,7 @@ cat "$A/table" > "$T/t1"
 diag "$(grep allocs_fill "$T/t1")"
 check "live objects at allocs_fill = $N" [ "$(site_field 1)" = "$N" ]
 check "live requested bytes = $N x $S" [ "$(site_field 2)" = $((N * S)) ]
-check "live allocated bytes = $N x $class" [ "$(site_field 3)" = $((N * class)) ]
+check "live allocated bytes = $N x $objsize" [ "$(site_field 3)" = $((N * objsize)) ]
 check "allocations = $N" [ "$(site_field 4)" = "$N" ]
 check "site symbolised in meminspect_test" grep -q 'allocs_fill+0x[0-9a-f]*/0x[0-9a-f]* \[meminspect_test\]' "$T/t1"
 check "no overflow" [ "$(awk '/_overflow/ { s += $2 } END { print s + 0 }' "$T/t1")" = 0 ]
