@@ -80,6 +80,18 @@ static const struct prom_rule prom_rules[] = {
 	{ .file = "slabs", .labels = "name",
 	  .renames = "name=cache object_size=object_size_bytes slab_size=slab_size_bytes "
 		     "align=align_bytes" },
+	/*
+	 * pages: one row per node, zone and class (docs/pages.md):
+	 * meminspect_pages_pages{node,zone,class} and _bytes.
+	 */
+	{ .file = "pages", .labels = "node zone class" },
+	/*
+	 * pressure: one row per figure, told apart by section, scope and name;
+	 * the unit is a label, as the figures differ in kind. delta is the
+	 * change since this open file's previous read: one scrape opens the
+	 * file once, so it says nothing there (rate() over value does).
+	 */
+	{ .file = "pressure", .labels = "section scope name unit", .skip = "delta" },
 	{ .file = "mm", .left_out = "the reading process's own memory (meminspect mm PID, top)" },
 	{ .file = "vmas", .left_out = "the reading process's own mappings (meminspect vmas PID)" },
 	/*
