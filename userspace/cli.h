@@ -81,6 +81,8 @@ int mi_bad_usage(const char *fmt, ...);
 /* cmd_pagealloc.c */
 int cmd_summary(const struct mi_cli *c, struct cmd_opts *o);
 int cmd_capabilities(const struct mi_cli *c, struct cmd_opts *o);
+int cmd_pages(const struct mi_cli *c, struct cmd_opts *o);
+int cmd_pressure(const struct mi_cli *c, struct cmd_opts *o);
 int cmd_zones(const struct mi_cli *c, struct cmd_opts *o);
 int cmd_buddy(const struct mi_cli *c, struct cmd_opts *o);
 int cmd_frag(const struct mi_cli *c, struct cmd_opts *o);

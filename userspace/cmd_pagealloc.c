@@ -83,16 +83,25 @@ static void json_zone_value(struct json *j, const char *v)
 	json_end_array(j);
 }
 
-/* Key columns of a record: the fields that are not counts. */
+/*
+ * Key columns of a record: the leading fields that name it rather than
+ * count (zones, buddy, fragmentation: node zone [migratetype|order];
+ * pages: node zone class; pressure: section scope name).
+ */
 static size_t zone_nkeys(const struct mi_table *t)
 {
+	static const char *const keys[] = {
+		"node", "zone", "migratetype", "order", "class", "section", "scope", "name",
+	};
 	size_t k = 0;
 
 	while (k < mi_nfields(t) && k < 3) {
 		const char *name = mi_field_name(t, k);
+		size_t i = 0;
 
-		if (strcmp(name, "node") && strcmp(name, "zone") &&
-		    strcmp(name, "migratetype") && strcmp(name, "order"))
+		while (i < sizeof(keys) / sizeof(keys[0]) && strcmp(name, keys[i]))
+			i++;
+		if (i == sizeof(keys) / sizeof(keys[0]))
 			break;
 		k++;
 	}
@@ -211,7 +220,7 @@ static struct mi_table *zone_change_table(const struct mi_table *t, const struct
 }
 
 /*
- * zones, buddy, fragmentation: the file, and under --watch (meminspect.c
+ * zones, buddy, fragmentation, pages, pressure: the file, and under --watch (meminspect.c
  * repeats it) each number that moved since the previous round: N(+D) in
  * tables, a "change" object per record in JSON.
  */
@@ -276,4 +285,16 @@ int cmd_capabilities(const struct mi_cli *c, struct cmd_opts *o)
 {
 	(void)o;
 	return view_show_file(c, "capabilities");
+}
+
+/* The census (docs/pages.md): a zone table, so --watch marks N(+D). */
+int cmd_pages(const struct mi_cli *c, struct cmd_opts *o)
+{
+	return show_zone_table(c, &o->pa, "pages");
+}
+
+/* One row per figure, keyed by section, scope and name: --watch as zones. */
+int cmd_pressure(const struct mi_cli *c, struct cmd_opts *o)
+{
+	return show_zone_table(c, &o->pa, "pressure");
 }

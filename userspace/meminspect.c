@@ -72,6 +72,22 @@ static const struct command commands[] = {
 	  "blocks split by migratetype, which takes a walk of every free list (the\n"
 	  "cost of a buddy read; its \"# walk:\" note says what it cost).\n"
 	  "--json: an array of objects.  --watch SECONDS and --count N as for zones.\n" },
+	{ "pages", cmd_pages, CMD_WATCH, "a census of every page frame by node, zone and class",
+	  "Prints the module's pages file: one row per node, zone and class (buddy_free,\n"
+	  "slab, anon, file, shmem, pagetable, hugetlb, reserved, unclassified, ...)\n"
+	  "with pages and bytes, from a walk of every pfn (docs/pages.md); the \"#\"\n"
+	  "note after each zone gives what was walked against present and spanned.\n"
+	  "--json: an array of objects.  --watch SECONDS and --count N as for zones.\n" },
+	{ "pressure", cmd_pressure, CMD_WATCH,
+	  "reclaim and compaction counters, PSI, watermark distances, kswapd",
+	  "Prints the module's pressure file: one row per figure (section, scope,\n"
+	  "name, value, delta, unit): the vmstat reclaim and compaction counters,\n"
+	  "PSI memory averages and totals, each zone's free pages and distance to\n"
+	  "its watermarks, kswapd's state per node (docs/pressure.md).  delta is\n"
+	  "the change since the module file's previous read by the same open file:\n"
+	  "each round here opens it anew, so use --watch SECONDS (and --count N),\n"
+	  "whose N(+D) shows the change between rounds, as for zones.\n"
+	  "--json: an array of objects.\n" },
 	{ "report", cmd_report, CMD_WATCH, "every file the module offers, one table each",
 	  "Prints every file that capabilities lists with kind=file, each under a\n"
 	  "\"== FILE ==\" heading; unavailable files are listed with the reason.\n"

@@ -504,6 +504,32 @@ else
 	skip "export of pages and pressure: promtool check metrics" "no promtool (Debian package prometheus)"
 fi
 
+# meminspect pages / pressure: the files as tables and JSON; under --watch
+# each number that moved, keyed by node zone class / section scope name
+run "$M" --dir "$FX/census" pages
+is "pages: exit 0, header, one row per class" "0 node zone class pages bytes 3808" \
+	"$rc $(awk 'NR == 1 { h = $0 } $3 == "buddy_free" && $2 == "DMA" { print h, $4; exit }' <<<"$out" | tr -s ' ')"
+run "$M" --dir "$FX/census" --json pages
+is "pages --json: objects with class and integers" '{"node":0,"zone":"DMA","class":"buddy_free","pages":3808,"bytes":15597568}' \
+	"$(jq -c '.[0]' <<<"$out")"
+run "$M" --dir "$FX/census" --json pressure
+is "pressure --json: section, scope, name, integers, '-' as null" '{"section":"zone","scope":"0/DMA","name":"min","value":179,"delta":null,"unit":"pages"}' \
+	"$(jq -c '.[] | select(.scope == "0/DMA" and .name == "min")' <<<"$out")"
+cp -r "$FX/census" "$tmp/cw"
+"$M" --dir "$tmp/cw" pressure --watch 1 --count 2 >"$tmp/cw.out" 2>"$tmp/cw.err" &
+wpid=$!
+wait_grep '^vmstat ' "$tmp/cw.out"
+sed -i -e 's/^vmstat all allocstall 0 0 events$/vmstat all allocstall 7 7 events/' \
+	-e 's/^zone 0\/DMA min 179 - pages$/zone 0\/DMA min 180 - pages/' "$tmp/cw/pressure"
+wait "$wpid"
+is "pressure --watch 1 --count 2: exit 0, nothing on stderr" "0 " "$? $(<"$tmp/cw.err")"
+is "pressure --watch: the moved counter as N(+D), keyed by section scope name" "7(+7)" \
+	"$(awk '$1 == "vmstat" && $3 == "allocstall" { v = $4 } END { print v }' "$tmp/cw.out")"
+is "pressure --watch: a zone's figure against its own previous value" "180(+1)" \
+	"$(awk '$1 == "zone" && $2 == "0/DMA" && $3 == "min" { v = $4 } END { print v }' "$tmp/cw.out")"
+is "pressure --watch: an unmoved counter undecorated" "0" \
+	"$(awk '$1 == "vmstat" && $3 == "allocstall_dma" { v = $4 } END { print v }' "$tmp/cw.out")"
+
 run "$M" --dir "$FX/module" export --json
 is "export --json: same samples as the text format" \
 	"$(grep -vc '^#' <<<"$prom")" "$(jq length <<<"$out")"
