@@ -166,7 +166,6 @@ static void mi_pressure_show_vmstat(struct seq_file *m,
 		seq_printf(m, " %llu %llu events\n", st->now[i],
 			   st->now[i] - st->prev[i]);
 	}
-	memcpy(st->prev, st->now, sizeof(st->prev));
 }
 
 #ifdef CONFIG_PSI
@@ -251,11 +250,20 @@ static void mi_pressure_show_nodes(struct seq_file *m)
 
 static int mi_pressure_show(struct seq_file *m, void *v)
 {
+	struct mi_pressure_state *st = m->private;
+
 	seq_puts(m, "section scope name value delta unit\n");
-	mi_pressure_show_vmstat(m, m->private);
+	mi_pressure_show_vmstat(m, st);
 	mi_pressure_show_psi(m);
 	mi_pressure_show_zones(m);
 	mi_pressure_show_nodes(m);
+	/*
+	 * The next read's deltas start here only if this output is the one
+	 * read: on an overflow seq_read() calls the show again with a larger
+	 * buffer, which must print the same deltas, not ones since now.
+	 */
+	if (!seq_has_overflowed(m))
+		memcpy(st->prev, st->now, sizeof(st->prev));
 	return 0;
 }
 
