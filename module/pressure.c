@@ -113,10 +113,22 @@ static void mi_pressure_snapshot(struct mi_pressure_state *st)
 			ev[ALLOCSTALL_NORMAL - ZONE_NORMAL + i];
 		v[MI_PR_ALLOCSTALL] += v[MI_PR_ALLOCSTALL_ZONE + i];
 	}
+	/*
+	 * PGSCAN_* and PGSTEAL_* are node stats in the 7.3 headers (not in
+	 * 6.12's; upstream hash not checked here): there the same names index
+	 * enum node_stat_item, and all_vm_events() has no such counters.
+	 */
+#ifdef MI_HAVE_PGSCAN_NODE_STAT
+	v[MI_PR_PGSCAN_DIRECT] = global_node_page_state(PGSCAN_DIRECT);
+	v[MI_PR_PGSCAN_KSWAPD] = global_node_page_state(PGSCAN_KSWAPD);
+	v[MI_PR_PGSTEAL_DIRECT] = global_node_page_state(PGSTEAL_DIRECT);
+	v[MI_PR_PGSTEAL_KSWAPD] = global_node_page_state(PGSTEAL_KSWAPD);
+#else
 	v[MI_PR_PGSCAN_DIRECT] = ev[PGSCAN_DIRECT];
 	v[MI_PR_PGSCAN_KSWAPD] = ev[PGSCAN_KSWAPD];
 	v[MI_PR_PGSTEAL_DIRECT] = ev[PGSTEAL_DIRECT];
 	v[MI_PR_PGSTEAL_KSWAPD] = ev[PGSTEAL_KSWAPD];
+#endif
 #ifdef CONFIG_COMPACTION
 	v[MI_PR_COMPACT_STALL] = ev[COMPACTSTALL];
 	v[MI_PR_COMPACT_FAIL] = ev[COMPACTFAIL];

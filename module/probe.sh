@@ -210,6 +210,11 @@ grep -q 'PAGE_TYPE_OPS(LargeKmalloc' "$pageflags" &&
 grep -q 'atomic_t[[:space:]]*kswapd_failures;' "$mmzone" &&
 	flags="$flags -DMI_HAVE_ATOMIC_KSWAPD_FAILURES"
 
+# PGSCAN_*/PGSTEAL_* moved from enum vm_event_item to enum node_stat_item
+# (in the 7.3 headers, not 6.12's; pressure.c reads them per kind).
+grep -q '^[[:space:]]*PGSCAN_DIRECT,' "$mmzone" &&
+	flags="$flags -DMI_HAVE_PGSCAN_NODE_STAT"
+
 # The vmscan begin/end tracepoints gained the memcg as an argument, with
 # gfp_flags moved first (in the 7.3 headers, not in 6.12; the upstream
 # subject is "mm: vmscan: add memcg information to reclaim tracepoints",
