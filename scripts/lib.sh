@@ -68,17 +68,23 @@ mi_arch() {
 # is also the strict one (SLUB debugging, any WARNING panics); the debug lane needs room for
 # KASAN's shadow and kmemleak's pool.
 mi_lane_append() {
+	local fixed=
 	case "$1" in
-	6.1) echo "slub_debug=FZPU panic_on_warn=1" ;;
+	6.1) fixed="slub_debug=FZPU panic_on_warn=1" ;;
 	# PREEMPT_RT forces the 8250 serial handler into a thread. QEMU's UART raises its
 	# transmit interrupt again at once, so under the suite's TAP output on ttyS1 most
 	# edges find the work done by the thread's previous pass and return IRQ_NONE:
 	# "irq 3: nobody cared" with a stack dump (seen at 77 s, a serial8250_tx_chars
 	# frame, no meminspect one) and the line disabled. noirqdebug turns off only that
 	# spurious-interrupt detector (kernel/irq/spurious.c).
-	6.12-rt) echo "noirqdebug" ;;
-	*) mi_config_append "$1" ;;
+	6.12-rt) fixed="noirqdebug" ;;
 	esac
+	# The options a kernel's .config asks for (KASAN, kmemleak) come with every lane, the
+	# named lanes' fixed options included: a KASAN build of 6.1 keeps slub_debug and gets
+	# watchdog_thresh and no5lvl too.
+	fixed="$fixed $(mi_config_append "$1")"
+	fixed=${fixed# }
+	echo "${fixed% }"
 }
 # What a lane runs in the VM: "full", the whole suite (and its 2 GiB pass and the export
 # check), or "read", selftests/test_read_all.sh and test_capabilities.sh only: the module

@@ -37,6 +37,10 @@ tap_is "a lane named debug without KASAN in its config gets the stock settings" 
 	"$(settings debug)" "[] 1G 1500 2G"
 tap_is "the 6.1 lane keeps its strict boot options" "$(settings 6.1)" \
 	"[slub_debug=FZPU panic_on_warn=1] 1G 1500 2G"
+# A named lane with fixed options keeps them and gets its config's too (a KASAN 6.12-rt).
+fake 6.12-rt CONFIG_KASAN=y CONFIG_DEBUG_KMEMLEAK=y
+tap_is "the RT lane's fixed option and a KASAN config's options together" \
+	"$(settings 6.12-rt)" "[noirqdebug kmemleak=on watchdog_thresh=60 no5lvl] 2G 3300 3G"
 tap_check "mi_config reads CONFIG_MEMORY_HOTREMOVE=y" mi_config own-plain MEMORY_HOTREMOVE
 ! mi_config own-kasan MEMORY_HOTREMOVE
 tap_result $? "mi_config: an option that is not set"
