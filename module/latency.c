@@ -318,12 +318,12 @@ MI_SHOW_OPEN(mi_lat_histograms)
 static const struct file_operations mi_lat_histograms_fops =
 	MI_SHOW_FOPS(mi_lat_histograms);
 
-enum { MI_LAT_ROW_RECLAIM, MI_LAT_ROW_MEMCG, MI_LAT_NR_ROWS };
+enum { MI_ROW_RECLAIM, MI_ROW_MEMCG, MI_NR_ROWS };
 
-static struct mi_cap mi_lat_caps[MI_LAT_NR_ROWS] = {
-	[MI_LAT_ROW_RECLAIM] = { .name = "latency.direct_reclaim",
+static struct mi_cap mi_lat_caps[MI_NR_ROWS] = {
+	[MI_ROW_RECLAIM] = { .name = "latency.direct_reclaim",
 				 .kind = MI_CAP_FIELD },
-	[MI_LAT_ROW_MEMCG] = { .name = "latency.memcg_reclaim",
+	[MI_ROW_MEMCG] = { .name = "latency.memcg_reclaim",
 			       .kind = MI_CAP_FIELD },
 };
 
@@ -343,9 +343,9 @@ static void mi_lat_cap(struct mi_cap *cap, unsigned int begin)
 int mi_latency_init(struct dentry *parent)
 {
 	for_each_kernel_tracepoint(mi_lat_find_tp, NULL);
-	mi_lat_cap(&mi_lat_caps[MI_LAT_ROW_RECLAIM], 0);
-	mi_lat_cap(&mi_lat_caps[MI_LAT_ROW_MEMCG], 2);
-	mi_caps_register(&mi_lat_table, mi_lat_caps, MI_LAT_NR_ROWS);
+	mi_lat_cap(&mi_lat_caps[MI_ROW_RECLAIM], 0);
+	mi_lat_cap(&mi_lat_caps[MI_ROW_MEMCG], 2);
+	mi_caps_register(&mi_lat_table, mi_lat_caps, MI_NR_ROWS);
 
 	mi_lat_dir = debugfs_create_dir("latency", parent);
 	if (IS_ERR(mi_lat_dir)) {
