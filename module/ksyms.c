@@ -160,11 +160,21 @@ static bool mi_ksym_denied(const char *name)
 	return false;
 }
 
-/* Address of @name, or 0 if it is unknown or ksyms is unavailable. */
+/*
+ * Address of @name, or 0 if it is unknown or ksyms is unavailable.
+ *
+ * Process context only (init, and knob writes under fault.c's mutex).
+ * Before "kallsyms: Improve the performance of kallsyms_lookup_name()"
+ * (60443c88f3a8, v6.2) a lookup expands every symbol name in turn and never
+ * yields, and the module makes dozens at init: on a slow or loaded
+ * machine (5.10 under a busy QEMU TCG host) insmod ran 22 s without a
+ * reschedule and the soft-lockup detector fired.  So yield before each one.
+ */
 unsigned long mi_ksym(const char *name)
 {
 	if (!mi_lookup_ok || mi_ksym_denied(name))
 		return 0;
+	cond_resched();
 	return static_call(mi_kallsyms_lookup_name)(name);
 }
 
