@@ -539,8 +539,9 @@ int fault_sweep(struct fault *f)
 	struct klog k = { .fd = -1 };
 	struct spared sp[SPARED_KEEP] = { { 0 } };
 	size_t nres = 0, nsp = 0;
-	const char *mod = f->val[KNOB_MODULE];
+	const char *mod = given_val(f, KNOB_MODULE);
 	struct sweep_checks sc = { .mod = mod };
+	struct knob *nthk;
 	bool modbad = false, leaked = false;
 	double end;
 	int st, rst;
@@ -570,6 +571,9 @@ int fault_sweep(struct fault *f)
 	 */
 	sc.leaks_on = sc.mod && leak_open(&sc.leak, f->env->dir);
 	st = apply_options(f);
+	nthk = st ? NULL : knob_need(f, KNOB_NTH);
+	if (!st && !nthk)
+		st = ST_FORMAT;
 	if (!st)
 		st = open_armed();
 	for (unsigned long n = 1; !st && n <= f->max_runs && !fault_got_signal; n++) {
@@ -579,12 +583,12 @@ int fault_sweep(struct fault *f)
 		int err;
 
 		snprintf(nth, sizeof(nth), "%lu", n);
-		err = write_knob(f, "nth", nth);
+		err = write_knob(f, nthk->name, nth);
 		if (err) {
-			st = knob_error(f, "nth", nth, err, NULL);
+			st = knob_error(f, nthk->name, nth, err, NULL);
 			break;
 		}
-		f->changed[KNOB_NTH] = true;
+		nthk->changed = true;
 		klog_read(&k, NULL);
 		r->nth = n;
 		st = run_once(f, &r->status);
@@ -647,7 +651,7 @@ int fault_sweep(struct fault *f)
 	}
 	free(res);
 	klog_close(&k);
-	free_saved(f);
+	free_knobs(f);
 	reraise();
 	if (st)
 		return st;

@@ -85,6 +85,46 @@ is "fault set KEY '': an empty line" "0|" "$rc|$(cat "$F/aim-comm")"
 run "$M" --dir "$FD" fault set probabilty 5
 is "fault set: unknown knob: usage error" 2 "$rc"
 has "fault set: unknown knob lists the knobs" "one of: sites probability" "$err"
+# The knobs are the module's: the reader takes fault/settings' list, not one
+# of its own. A module with a knob this reader was never told of (aim-node),
+# and one without aim-depth (as an older one): exactly settings' list counts.
+fault_reset
+sed -i '/^armed /i aim-node -' "$F/settings"
+: >"$F/aim-node"
+run "$M" --dir "$FD" fault set aim-node 1
+is "fault set: a knob only the module's settings name is written" "0|1" "$rc|$(cat "$F/aim-node")"
+run "$M" --dir "$FD" fault set probabilty 5
+is "fault set: unknown knob: the list is settings' keys, in their order" \
+	"$(awk 'NR > 1 { printf " %s", $1 }' "$F/settings")" "$(sed -n 's/.*one of://p' <<<"$err")"
+fault_reset
+sed -i '/^aim-depth /d' "$F/settings"
+rm "$F/aim-depth"
+run "$M" --dir "$FD" fault set aim-depth 3
+is "fault set: a knob the module's settings lack: usage error 2" 2 "$rc"
+is "fault set: the list it gives is settings' (no aim-depth)" \
+	"$(awk 'NR > 1 { printf " %s", $1 }' "$F/settings")" "$(sed -n 's/.*one of://p' <<<"$err")"
+run "$M" --dir "$FD" fault run -- sh -c 'exit 3'
+is "fault run: a module without a knob the reader does not need: runs" 3 "$rc"
+rm -f "$tmp/ran"
+run "$M" --dir "$FD" fault run --depth 3 -- sh -c ": >'$tmp/ran'"
+is "fault run --depth, the module has no aim-depth: exit 1" 1 "$rc"
+has "fault run --depth: says the module has no such knob" \
+	"fault run: depth 3 (aim-depth): No such file or directory (the loaded module has no such knob)" "$err"
+ok "$([ ! -e "$tmp/ran" ]; echo $?)" "fault run --depth: the command did not run"
+fault_reset
+sed -i '/^nth /d' "$F/settings"
+run "$M" --dir "$FD" fault sweep -- sh -c 'exit 0'
+is "fault sweep: a module without the nth it needs: exit 1, naming it" \
+	"1 meminspect: fault/settings has no 'nth'" "$rc $err"
+is "fault sweep: without nth: knobs back, disarmed" "$defaults" "$(fault_knob_values)"
+fault_reset
+# the module first, then the knob: with none to read, its diagnostics, not a usage error
+mkdir -p "$tmp/nosys"
+MEMINSPECT_SYSFS=$tmp/nosys run "$M" --dir "$tmp/gone" fault set probabilty 5
+is "fault set, module not loaded: exit 4 before the knob is judged" 4 "$rc"
+has "fault set, module not loaded: says so" "the meminspect module is not loaded" "$err"
+MEMINSPECT_SYSFS=$tmp/nosys run "$M" fault set probabilty 5
+is "fault set, debugfs not mounted: exit 3 before the knob is judged" 3 "$rc"
 rm "$F/probability"
 mkdir "$F/probability"	# a write the "kernel" refuses: EISDIR
 run "$M" --dir "$FD" fault set probability 101
