@@ -22,56 +22,21 @@ static const char *const excluded_fields[] = {
 	"caller", "origin", "present", "spared", NULL };
 
 /*
- * scripts/splat-patterns, line for line (userspace/tests/fault.sh checks
- * that they agree): a kernel log line matching one of them is a splat.
- */
-static const char *const splat_patterns[] = {
-	"BUG:",
-	"WARNING:",
-	"Oops",
-	"general protection fault",
-	"kernel BUG at",
-	"Kernel panic",
-	"list_add corruption",
-	"list_del corruption",
-	"refcount_t:",
-	"soft lockup",
-	"rcu.*stall",
-	"blocked for more than",
-	"[Rr]edzone",
-	"[Pp]oison overwritten",
-	"Objects remaining",
-	"UBSAN:",
-	"KASAN:",
-	"kmemleak:.*new suspected",
-	"possible circular locking",
-	"inconsistent lock state",
-	"sleeping function called from invalid context",
-	"Call Trace:",
-};
-
-#define NPATTERNS (sizeof(splat_patterns) / sizeof(splat_patterns[0]))
-
-/*
- * scripts/alloc-failure-reports, line for line (checked like the above):
- * the headers of the kernel's own reports of a failed allocation.  A sweep
+ * patterns.h, made by the Makefile from scripts/ (no copy to drift):
+ * splat_patterns[], scripts/splat-patterns: a kernel log line matching one
+ * of them is a splat; report_patterns[], scripts/alloc-failure-reports: the
+ * headers of the kernel's own reports of a failed allocation. A sweep
  * injects failures in every run, so the stack dump ("Call Trace:") that
  * follows such a header within REPORT_NEAR records is the kernel's expected
  * answer, not a splat (scripts/splat-scan does the same inside a test's
- * expect window).
+ * expect window). TAINT_EXPECTED, scripts/taint-expected: the taint bits
+ * loading an out-of-tree module sets (O, E, N), never a new taint.
  */
-static const char *const report_patterns[] = {
-	"page allocation failure: order",
-	"vmalloc error: size",
-	"vmalloc: allocation failure:",
-	"invoked oom-killer: gfp_mask",
-};
+#include "patterns.h"
 
+#define NPATTERNS (sizeof(splat_patterns) / sizeof(splat_patterns[0]))
 #define NREPORTS (sizeof(report_patterns) / sizeof(report_patterns[0]))
 #define REPORT_NEAR 20
-
-/* Taint bits that loading an out-of-tree module sets: O, E, N (as scripts/vm-run). */
-#define TAINT_EXPECTED (4096ul | 8192ul | 262144ul)
 
 /* ---- the kernel log and taint, for sweep ---- */
 

@@ -37,6 +37,23 @@ run() {
 	err=$(<"$tmp/stderr")
 }
 
+# promtool_ok DESCRIPTION INPUT ARGS...: `promtool ARGS <<<INPUT` exits 0 and,
+# for `check metrics`, says nothing; a skip where the host has no promtool
+promtool_ok() {
+	local desc=$1 in=$2
+	shift 2
+	if ! command -v promtool >/dev/null; then
+		skip "$desc" "no promtool (Debian package prometheus)"
+		return
+	fi
+	run promtool "$@" <<<"$in"
+	if [ "$*" = "check metrics" ]; then
+		is "$desc" "0 " "$rc $out$err"
+	else
+		is "$desc" 0 "$rc"
+	fi
+}
+
 # ---- integer helpers ----
 
 for c in "s64 123:123" "s64 -5:-5" "s64 0:0" \
@@ -471,15 +488,10 @@ has "export: capabilities yes/no as 1/0, detail left out" \
 	'meminspect_capabilities_available{name="slab",kind="file"} 0' "$prom"
 has "export: meminspect_file_ok per available file" 'meminspect_file_ok{file="zones"} 1' "$prom"
 has "export: every family has HELP and TYPE" "# TYPE meminspect_zones_free_bytes gauge" "$prom"
-if command -v promtool >/dev/null; then
-	run promtool check metrics <<<"$prom"
-	is "export of the fixtures: promtool check metrics is silent and exits 0" "0 " "$rc $out$err"
-	run promtool check rules "$here/../../docs/meminspect-alerts.yml"
-	is "docs/meminspect-alerts.yml: promtool check rules exits 0" 0 "$rc"
-else
-	skip "export of the fixtures: promtool check metrics" "no promtool (Debian package prometheus)"
-	skip "docs/meminspect-alerts.yml: promtool check rules" "no promtool"
-fi
+promtool_ok "export of the fixtures: promtool check metrics is silent and exits 0" "$prom" \
+	check metrics
+promtool_ok "docs/meminspect-alerts.yml: promtool check rules exits 0" "" \
+	check rules "$here/../../docs/meminspect-alerts.yml"
 # pages and pressure (captured from a 7.3 guest): each record tells itself
 # apart only with its class / section, scope and name, which must be labels,
 # or export finds two lines with the same labels and leaves the file out
@@ -496,13 +508,8 @@ if grep -q '^meminspect_pressure_delta' <<<"$out"; then
 else
 	ok 0 "export: pressure's per-open delta is not exported"
 fi
-if command -v promtool >/dev/null; then
-	census=$out
-	run promtool check metrics <<<"$census"
-	is "export of pages and pressure: promtool check metrics is silent and exits 0" "0 " "$rc $out$err"
-else
-	skip "export of pages and pressure: promtool check metrics" "no promtool (Debian package prometheus)"
-fi
+promtool_ok "export of pages and pressure: promtool check metrics is silent and exits 0" "$out" \
+	check metrics
 
 # meminspect pages / pressure: the files as tables and JSON; under --watch
 # each number that moved, keyed by node zone class / section scope name
@@ -557,12 +564,8 @@ for pp in "" --per-pid; do
 		"$(grep -E '^meminspect_(mm|vmas)_|pid=' <<<"$out")"
 	has "export $w: mm and vmas still read (meminspect_file_ok 1)" \
 		'meminspect_file_ok{file="vmas"} 1' "$out"
-	if command -v promtool >/dev/null; then
-		run promtool check metrics <<<"$out"
-		is "export $w with mm and vmas: promtool check metrics exits 0" 0 "$rc"
-	else
-		skip "export $w with mm and vmas: promtool check metrics" "no promtool"
-	fi
+	promtool_ok "export $w with mm and vmas: promtool check metrics is silent and exits 0" "$out" \
+		check metrics
 	run "$M" --dir "$tmp/pp" export --json $pp
 	is "export --json $w: no mm/vmas sample" "0" \
 		"$(jq '[.[] | select(.metric | test("^meminspect_(mm|vmas)_"))] | length' <<<"$out")"
@@ -592,8 +595,7 @@ is "export: two fields mapped to one metric name: exit 1" 1 "$rc"
 has "export: two fields mapped to one metric name: message" \
 	"two figures map to metric meminspect_procs_free_bytes" "$err"
 is "export: ... the first is kept, once" 1 "$(grep -c '^meminspect_procs_free_bytes' <<<"$out")"
-run promtool check metrics <<<"$out"
-is "export: ... and the output is still valid (promtool)" 0 "$rc"
+promtool_ok "export: ... and the output is still valid (promtool)" "$out" check metrics
 
 mkdir "$tmp/tf"
 run "$M" --dir "$FX/module" export --prometheus --textfile-dir "$tmp/tf"
@@ -700,12 +702,7 @@ is "export of slabs: '-' gives no sample, flags are not exported" "" \
 for m in $(grep -o 'meminspect_slabs_[a-z_]*' "$here/../../docs/meminspect-alerts.yml" | sort -u); do
 	has "docs/meminspect-alerts.yml: $m is exported" "# TYPE $m gauge" "$slprom"
 done
-if command -v promtool >/dev/null; then
-	run promtool check metrics <<<"$slprom"
-	is "export of slabs: promtool check metrics is silent and exits 0" "0 " "$rc $out$err"
-else
-	skip "export of slabs: promtool check metrics" "no promtool (Debian package prometheus)"
-fi
+promtool_ok "export of slabs: promtool check metrics is silent and exits 0" "$slprom" check metrics
 
 # ---- build products ----
 
