@@ -22,6 +22,8 @@ ok() { tap_result "$@"; }	# STATUS DESCRIPTION [DIAGNOSTIC]
 is() { tap_is "$@"; }		# DESCRIPTION WANT GOT
 has() { tap_has "$@"; }		# DESCRIPTION NEEDLE HAYSTACK
 skip() { tap_skip "$@"; }	# DESCRIPTION REASON
+# lacks DESCRIPTION REGEX TEXT: no line of TEXT matches REGEX (else the first three do, as diagnostic)
+lacks() { ok "$(grep -c -e "$2" <<<"$3")" "$1" "$(grep -m3 -e "$2" <<<"$3")"; }
 
 # wait_grep REGEX FILE: until FILE has a line matching REGEX, 10 s at most
 # (a --watch reader's first round is out)
@@ -477,11 +479,7 @@ has "export: kB figure in bytes, no file part for summary" "meminspect_mem_total
 has "export: pages unit kept as _pages, gauge named away from _total" \
 	"meminspect_hugepages_total_pages 0" "$prom"
 has "export: unitless figure as is" "meminspect_highest_free_order 10" "$prom"
-if grep -q '^meminspect_unaccounted' <<<"$prom"; then
-	ok 1 "export: '-' gives no sample" "$(grep '^meminspect_unaccounted' <<<"$prom")"
-else
-	ok 0 "export: '-' gives no sample"
-fi
+lacks "export: '-' gives no sample" '^meminspect_unaccounted' "$prom"
 has "export: a wide file by its header alone: node/zone labels, _kb -> _bytes" \
 	'meminspect_zones_managed_bytes{node="0",zone="Normal"} 2046844928' "$prom"
 has "export: capabilities yes/no as 1/0, detail left out" \
@@ -503,11 +501,7 @@ has "export: pages' bytes" 'meminspect_pages_bytes{node="0",zone="DMA",class="bu
 has "export: pressure's section, scope, name and unit are labels" \
 	'meminspect_pressure_value{section="zone",scope="0/DMA",name="min",unit="pages"}' "$out"
 has "export: both files ok" 'meminspect_file_ok{file="pressure"} 1' "$out"
-if grep -q '^meminspect_pressure_delta' <<<"$out"; then
-	ok 1 "export: pressure's per-open delta is not exported" "$(grep -m3 '^meminspect_pressure_delta' <<<"$out")"
-else
-	ok 0 "export: pressure's per-open delta is not exported"
-fi
+lacks "export: pressure's per-open delta is not exported" '^meminspect_pressure_delta' "$out"
 promtool_ok "export of pages and pressure: promtool check metrics is silent and exits 0" "$out" \
 	check metrics
 
