@@ -146,8 +146,9 @@ _Static_assert(NKNOB_OPTS <= NGIVEN, "every knob option fits in struct fault's g
 
 enum { O_MAX_RUNS = 256, O_COMMAND_OUTPUT, O_FROM_EXEC };
 
-/* getopt_long()'s table: these, then knob_opts[] (fault_longopts_init()) */
-static struct option fault_longopts[5 + NKNOB_OPTS + 1] = {
+/* getopt_long()'s table: these NPLAIN_OPTS, then knob_opts[] (fault_longopts_init()) */
+#define NPLAIN_OPTS 5
+static struct option fault_longopts[NPLAIN_OPTS + NKNOB_OPTS + 1] = {
 	{ "json", no_argument, NULL, 'j' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "max-runs", required_argument, NULL, O_MAX_RUNS },
@@ -158,8 +159,9 @@ static struct option fault_longopts[5 + NKNOB_OPTS + 1] = {
 static void fault_longopts_init(void)
 {
 	for (size_t i = 0; i < NKNOB_OPTS; i++)
-		fault_longopts[5 + i] = (struct option){ knob_opts[i].name, knob_opts[i].has_arg,
-							 NULL, O_KNOB + (int)i };
+		fault_longopts[NPLAIN_OPTS + i] = (struct option){
+			.name = knob_opts[i].name, .has_arg = knob_opts[i].has_arg,
+			.val = O_KNOB + (int)i };
 }
 
 #define fault_bad_usage(...) mi_usage_error("fault", __VA_ARGS__)
@@ -169,6 +171,7 @@ static int fault_options(struct fault *f, int argc, char **argv, bool aims)
 {
 	static const char shorts[] = "+:jh";
 	const struct knob_opt *ko;
+	const char *v;
 	unsigned long long n;
 	int opt;
 
@@ -204,7 +207,7 @@ static int fault_options(struct fault *f, int argc, char **argv, bool aims)
 			return fault_bad_usage("'%s' is an option of run and sweep",
 					       argv[optind - 1]);
 		ko = &knob_opts[opt - O_KNOB];
-		const char *v = optarg ? optarg : ko->fixed;
+		v = optarg ? optarg : ko->fixed;
 
 		if (strchr(v, '\n'))
 			return fault_bad_usage("--%s: a value is one line", ko->name);
