@@ -44,16 +44,9 @@ run() {
 promtool_ok() {
 	local desc=$1 in=$2
 	shift 2
-	if ! command -v promtool >/dev/null; then
-		skip "$desc" "no promtool (Debian package prometheus)"
-		return
-	fi
+	command -v promtool >/dev/null || { skip "$desc" "no promtool (Debian package prometheus)"; return; }
 	run promtool "$@" <<<"$in"
-	if [ "$*" = "check metrics" ]; then
-		is "$desc" "0 " "$rc $out$err"
-	else
-		is "$desc" 0 "$rc"
-	fi
+	if [ "$*" = "check metrics" ]; then is "$desc" "0 " "$rc $out$err"; else is "$desc" 0 "$rc"; fi
 }
 
 # ---- integer helpers ----
