@@ -74,9 +74,20 @@ enum {
 /* One round of a command (meminspect.c repeats it under --watch). */
 typedef int (*mi_cmd_fn)(const struct mi_cli *c, struct cmd_opts *o);
 
-/* "meminspect: MESSAGE" and the --help hint on stderr; ST_USAGE. */
-__attribute__((format(printf, 1, 2)))
-int mi_bad_usage(const char *fmt, ...);
+/*
+ * "meminspect: [CMD: ]MESSAGE" and the hint "Try 'meminspect [CMD ]--help'."
+ * on stderr; ST_USAGE. CMD: a command that parses its own options (fault).
+ */
+__attribute__((format(printf, 2, 3)))
+int mi_usage_error(const char *cmd, const char *fmt, ...);
+#define mi_bad_usage(...) mi_usage_error(NULL, __VA_ARGS__)
+
+/*
+ * getopt_long()'s ':' or '?' (@opt) as a usage error that names the
+ * culprit: missing argument, unknown option, or an argument to an option
+ * that takes none. @optstring: the short options given to getopt_long().
+ */
+int mi_option_error(const char *cmd, int opt, char *const *argv, const char *optstring);
 
 /* cmd_pagealloc.c */
 int cmd_summary(const struct mi_cli *c, struct cmd_opts *o);

@@ -11,6 +11,7 @@
  * which are async-signal-safe). Only SIGKILL can leave it armed, aimed at
  * the command, which then dies too (PR_SET_PDEATHSIG).
  */
+#include "cli.h"
 #include "fault_priv.h"
 
 #include <errno.h>
@@ -43,11 +44,9 @@ static const char fault_help[] =
 	"           the log of the last injected failures; --json: one object\n"
 	"           {\"settings\": {...}, \"stats\": [...], \"log\": [...]}\n"
 	"  arm, disarm\n"
-	"  set KEY VALUE  write one knob (sites, probability, interval, times, space,\n"
-	"           verbose, ignore-gfp-wait, ignore-gfp-highmem, min-order, max-order,\n"
-	"           nth, aim-pid, aim-children, aim-comm, aim-cgroup, aim-cache,\n"
-	"           aim-size, aim-module, aim-depth, exclude-caller, duration, armed);\n"
-	"           '' for an empty value.\n"
+	"  set KEY VALUE  write one knob: KEY is one of the loaded module's knobs,\n"
+	"           as its fault/settings lists them (status shows them; an unknown\n"
+	"           KEY is a usage error that lists them); '' for an empty value.\n"
 	"           A value the kernel refuses is reported with its error, exit 6.\n"
 	"  run      like the kernel's failcmd.sh: starts COMMAND stopped right after\n"
 	"           its exec (ptrace), aims at it (aim-pid, with its children unless\n"
@@ -107,79 +106,76 @@ void fault_usage(FILE *fp)
 	fputs(fault_help, fp);
 }
 
-enum {
-	O_PID = 256, O_CHILDREN, O_NO_CHILDREN, O_COMM, O_CGROUP, O_CACHE, O_SIZE, O_MODULE,
-	O_DEPTH, O_SITES, O_PROBABILITY, O_INTERVAL, O_TIMES, O_SPACE, O_MIN_ORDER,
-	O_MAX_ORDER, O_VERBOSE, O_GFP_WAIT, O_GFP_HIGHMEM, O_EXCLUDE_CALLER, O_DURATION,
-	O_MAX_RUNS,
-	O_COMMAND_OUTPUT, O_FROM_EXEC,
+/*
+ * The options that write a knob: each writes the knob of its name, or
+ * (--children, --ignore-gfp-wait ...) a fixed value without an argument.
+ * The module still decides: an option whose knob is not in its settings
+ * is refused once they are read (load_knobs()).
+ */
+static const struct knob_opt {
+	const char *name, *knob;
+	int has_arg;
+	const char *fixed;	/* the value with no argument */
+} knob_opts[] = {
+	{ "pid", KNOB_PID, required_argument, NULL },
+	{ "children", KNOB_CHILDREN, no_argument, "Y" },
+	{ "no-children", KNOB_CHILDREN, no_argument, "N" },
+	{ "comm", "aim-comm", required_argument, NULL },
+	{ "cgroup", "aim-cgroup", required_argument, NULL },
+	{ "cache", "aim-cache", required_argument, NULL },
+	{ "size", "aim-size", required_argument, NULL },
+	{ "module", KNOB_MODULE, required_argument, NULL },
+	{ "depth", "aim-depth", required_argument, NULL },
+	{ "sites", KNOB_SITES, required_argument, NULL },
+	{ "probability", "probability", required_argument, NULL },
+	{ "interval", "interval", required_argument, NULL },
+	{ "times", "times", required_argument, NULL },
+	{ "space", "space", required_argument, NULL },
+	{ "min-order", "min-order", required_argument, NULL },
+	{ "max-order", "max-order", required_argument, NULL },
+	{ "verbose", "verbose", required_argument, NULL },
+	{ "ignore-gfp-wait", "ignore-gfp-wait", optional_argument, "Y" },
+	{ "ignore-gfp-highmem", "ignore-gfp-highmem", optional_argument, "Y" },
+	{ "exclude-caller", "exclude-caller", required_argument, NULL },
+	{ "duration", "duration", required_argument, NULL },
 };
 
-static const struct option fault_longopts[] = {
+#define NKNOB_OPTS (sizeof(knob_opts) / sizeof(knob_opts[0]))
+#define O_KNOB 512		/* getopt's value for knob_opts[i]: O_KNOB + i */
+_Static_assert(NKNOB_OPTS <= NGIVEN, "every knob option fits in struct fault's given[]");
+
+enum { O_MAX_RUNS = 256, O_COMMAND_OUTPUT, O_FROM_EXEC };
+
+/* getopt_long()'s table: these NPLAIN_OPTS, then knob_opts[] (fault_longopts_init()) */
+#define NPLAIN_OPTS 5
+static struct option fault_longopts[NPLAIN_OPTS + NKNOB_OPTS + 1] = {
 	{ "json", no_argument, NULL, 'j' },
 	{ "help", no_argument, NULL, 'h' },
-	{ "pid", required_argument, NULL, O_PID },
-	{ "children", no_argument, NULL, O_CHILDREN },
-	{ "no-children", no_argument, NULL, O_NO_CHILDREN },
-	{ "comm", required_argument, NULL, O_COMM },
-	{ "cgroup", required_argument, NULL, O_CGROUP },
-	{ "cache", required_argument, NULL, O_CACHE },
-	{ "size", required_argument, NULL, O_SIZE },
-	{ "module", required_argument, NULL, O_MODULE },
-	{ "depth", required_argument, NULL, O_DEPTH },
-	{ "sites", required_argument, NULL, O_SITES },
-	{ "probability", required_argument, NULL, O_PROBABILITY },
-	{ "interval", required_argument, NULL, O_INTERVAL },
-	{ "times", required_argument, NULL, O_TIMES },
-	{ "space", required_argument, NULL, O_SPACE },
-	{ "min-order", required_argument, NULL, O_MIN_ORDER },
-	{ "max-order", required_argument, NULL, O_MAX_ORDER },
-	{ "verbose", required_argument, NULL, O_VERBOSE },
-	{ "ignore-gfp-wait", optional_argument, NULL, O_GFP_WAIT },
-	{ "ignore-gfp-highmem", optional_argument, NULL, O_GFP_HIGHMEM },
-	{ "exclude-caller", required_argument, NULL, O_EXCLUDE_CALLER },
-	{ "duration", required_argument, NULL, O_DURATION },
 	{ "max-runs", required_argument, NULL, O_MAX_RUNS },
 	{ "command-output", no_argument, NULL, O_COMMAND_OUTPUT },
 	{ "from-exec", no_argument, NULL, O_FROM_EXEC },
-	{ NULL, 0, NULL, 0 },
 };
 
-/* option -> knob; NULL for options that are not knobs */
-static const char *const opt_knob[] = {
-	[O_PID - O_PID] = "aim-pid", [O_CHILDREN - O_PID] = "aim-children",
-	[O_NO_CHILDREN - O_PID] = "aim-children", [O_COMM - O_PID] = "aim-comm",
-	[O_CGROUP - O_PID] = "aim-cgroup", [O_CACHE - O_PID] = "aim-cache",
-	[O_SIZE - O_PID] = "aim-size", [O_MODULE - O_PID] = "aim-module",
-	[O_DEPTH - O_PID] = "aim-depth", [O_SITES - O_PID] = "sites",
-	[O_PROBABILITY - O_PID] = "probability", [O_INTERVAL - O_PID] = "interval",
-	[O_TIMES - O_PID] = "times", [O_SPACE - O_PID] = "space",
-	[O_MIN_ORDER - O_PID] = "min-order", [O_MAX_ORDER - O_PID] = "max-order",
-	[O_VERBOSE - O_PID] = "verbose", [O_GFP_WAIT - O_PID] = "ignore-gfp-wait",
-	[O_GFP_HIGHMEM - O_PID] = "ignore-gfp-highmem",
-	[O_EXCLUDE_CALLER - O_PID] = "exclude-caller", [O_DURATION - O_PID] = "duration",
-};
-
-__attribute__((format(printf, 1, 2)))
-static int fault_bad_usage(const char *fmt, ...)
+static void fault_longopts_init(void)
 {
-	va_list ap;
-
-	fputs("meminspect: fault: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputs("\nTry 'meminspect fault --help'.\n", stderr);
-	return ST_USAGE;
+	for (size_t i = 0; i < NKNOB_OPTS; i++)
+		fault_longopts[NPLAIN_OPTS + i] = (struct option){
+			.name = knob_opts[i].name, .has_arg = knob_opts[i].has_arg,
+			.val = O_KNOB + (int)i };
 }
+
+#define fault_bad_usage(...) mi_usage_error("fault", __VA_ARGS__)
 
 /* Options from argv[optind] on; stops at the first non-option or after "--". */
 static int fault_options(struct fault *f, int argc, char **argv, bool aims)
 {
+	static const char shorts[] = "+:jh";
+	const struct knob_opt *ko;
+	const char *v;
 	unsigned long long n;
-	int opt, li;
+	int opt;
 
-	while ((opt = getopt_long(argc, argv, "+:jh", fault_longopts, &li)) != -1) {
+	while ((opt = getopt_long(argc, argv, shorts, fault_longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'j':
 			f->json = true;
@@ -187,15 +183,6 @@ static int fault_options(struct fault *f, int argc, char **argv, bool aims)
 		case 'h':
 			fault_usage(stdout);
 			return -1;
-		case ':':
-			return fault_bad_usage("option '%s' needs an argument", argv[optind - 1]);
-		case '?':
-			if (!optopt)
-				return fault_bad_usage("unknown option '%s'", argv[optind - 1]);
-			if (strchr("jh", optopt))
-				return fault_bad_usage("option '%s' takes no argument",
-						       argv[optind - 1]);
-			return fault_bad_usage("unknown option '-%c'", optopt);
 		case O_MAX_RUNS:
 			if (mi_parse_u64(optarg, &n) || n < 1 || n > 1000000)
 				return fault_bad_usage("--max-runs takes a number from 1 to 1000000, not '%s'",
@@ -212,26 +199,20 @@ static int fault_options(struct fault *f, int argc, char **argv, bool aims)
 			f->from_exec = true;
 			continue;
 		default:
+			if (opt < O_KNOB || opt >= O_KNOB + (int)NKNOB_OPTS)
+				return mi_option_error("fault", opt, argv, shorts);
 			break;
 		}
 		if (!aims)
 			return fault_bad_usage("'%s' is an option of run and sweep",
 					       argv[optind - 1]);
-		int k = knob_index(opt_knob[opt - O_PID]);
-		const char *v = optarg;
+		ko = &knob_opts[opt - O_KNOB];
+		v = optarg ? optarg : ko->fixed;
 
-		if (opt == O_CHILDREN)
-			v = "Y";
-		else if (opt == O_NO_CHILDREN)
-			v = "N";
-		else if ((opt == O_GFP_WAIT || opt == O_GFP_HIGHMEM) && !v)
-			v = "Y";
 		if (strchr(v, '\n'))
-			return fault_bad_usage("--%s: a value is one line", fault_longopts[li].name);
-		f->val[k] = v;
-		f->opt[k] = fault_longopts[li].name;
-		if (opt == O_PID)
-			f->pid_given = true;
+			return fault_bad_usage("--%s: a value is one line", ko->name);
+		if (give(f, ko->knob, v, ko->name))
+			return fault_bad_usage("too many knob options");
 	}
 	return 0;
 }
@@ -244,6 +225,7 @@ int fault_main(const struct fault_env *env, int argc, char **argv)
 
 	opterr = 0;
 	optind = 0;
+	fault_longopts_init();
 	st = fault_options(&f, argc, argv, false);
 	if (st)
 		return st < 0 ? ST_OK : st;
@@ -273,8 +255,8 @@ int fault_main(const struct fault_env *env, int argc, char **argv)
 		if (optind >= argc)
 			return fault_bad_usage("%s needs a COMMAND (after --)", f.sub);
 		f.cmd = argv + optind;
-		if (!f.val[KNOB_CHILDREN])
-			f.val[KNOB_CHILDREN] = "Y";
+		if (!given_val(&f, KNOB_CHILDREN))
+			give(&f, KNOB_CHILDREN, "Y", NULL);
 	} else if (optind < argc) {
 		return fault_bad_usage("unexpected argument '%s'", argv[optind]);
 	}

@@ -18,16 +18,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* docs/fault.md's knob table, in its order (also the order run writes them in) */
-const char *const knobs[] = {
-	"sites", "probability", "interval", "times", "space", "verbose",
-	"ignore-gfp-wait", "ignore-gfp-highmem", "min-order", "max-order", "nth",
-	"aim-pid", "aim-children", "aim-comm", "aim-cgroup", "aim-cache", "aim-size",
-	"aim-module", "aim-depth", "exclude-caller", "duration", "armed",
-};
-
-_Static_assert(sizeof(knobs) / sizeof(knobs[0]) == NKNOBS, "NKNOBS is knobs[]'s length");
-
 const char *const settings_fields[] = { "key", "value", NULL };
 const char *const stats_fields[] = {
 	"site", "attached", "checked", "matched", "failed", "nofail", NULL };
@@ -104,12 +94,89 @@ void reraise(void)
 
 /* ---- knob files ---- */
 
-int knob_index(const char *name)
+/* The value an option gave @knob, or NULL. */
+const char *given_val(const struct fault *f, const char *knob)
 {
-	for (size_t i = 0; i < NKNOBS; i++)
-		if (!strcmp(knobs[i], name))
-			return (int)i;
-	return -1;
+	for (size_t i = 0; i < f->ngiven; i++)
+		if (!strcmp(f->given[i].knob, knob))
+			return f->given[i].val;
+	return NULL;
+}
+
+/* Record an option's value for @knob; a later option for it replaces it. */
+int give(struct fault *f, const char *knob, const char *val, const char *opt)
+{
+	size_t i = 0;
+
+	while (i < f->ngiven && strcmp(f->given[i].knob, knob))
+		i++;
+	if (i == NGIVEN)
+		return -ENOSPC;
+	f->given[i] = (struct given){ .knob = knob, .val = val, .opt = opt };
+	if (i == f->ngiven)
+		f->ngiven++;
+	return 0;
+}
+
+struct knob *knob_find(const struct fault *f, const char *name)
+{
+	for (size_t i = 0; i < f->nknobs; i++)
+		if (!strcmp(f->knob[i].name, name))
+			return &f->knob[i];
+	return NULL;
+}
+
+/* A knob the reader drives itself: the module must offer it. */
+struct knob *knob_need(const struct fault *f, const char *name)
+{
+	struct knob *k = knob_find(f, name);
+
+	if (!k)
+		fprintf(stderr, "meminspect: fault/settings has no '%s'\n", name);
+	return k;
+}
+
+/*
+ * Read fault/settings (with mi_load()'s diagnostics: not root, no debugfs,
+ * no module) and make its records the knobs; then hand each option's value
+ * to its knob. An option for a knob the module lacks: exit 1, as a write
+ * to a knob file that is not there.
+ */
+int load_knobs(struct fault *f)
+{
+	int st = load_fault(f, "settings", settings_fields, &f->settings);
+
+	if (st)
+		return st;
+	f->nknobs = mi_nrecords(f->settings);
+	f->knob = calloc(f->nknobs ? f->nknobs : 1, sizeof(*f->knob));
+	if (!f->knob) {
+		fprintf(stderr, "meminspect: out of memory\n");
+		return ST_FORMAT;
+	}
+	for (size_t i = 0; i < f->nknobs; i++)
+		f->knob[i].name = mi_get(f->settings, i, "key");
+	for (size_t i = 0; i < f->ngiven; i++) {
+		const struct given *g = &f->given[i];
+		struct knob *k = knob_find(f, g->knob);
+
+		if (!k)
+			return knob_error(f, g->knob, g->val, -ENOENT, g->opt);
+		k->val = g->val;
+		k->opt = g->opt;
+	}
+	return ST_OK;
+}
+
+void free_knobs(struct fault *f)
+{
+	for (size_t i = 0; i < f->nknobs; i++)
+		free(f->knob[i].saved);
+	free(f->knob);
+	f->knob = NULL;
+	f->nknobs = 0;
+	mi_table_free(f->settings);
+	f->settings = NULL;
 }
 
 /* One write of "value\n", as `echo value > knob` does. 0 or -errno. */
@@ -359,19 +426,25 @@ int fault_arm(struct fault *f, bool arm)
 
 int fault_set(struct fault *f, const char *knob, const char *value)
 {
-	int err;
+	int st, err;
 
-	if (knob_index(knob) < 0) {
-		fprintf(stderr, "meminspect: fault set: unknown knob '%s'; one of:", knob);
-		for (size_t i = 0; i < NKNOBS; i++)
-			fprintf(stderr, " %s", knobs[i]);
-		fputs("\nTry 'meminspect fault --help'.\n", stderr);
-		return ST_USAGE;
-	}
 	if (strchr(value, '\n')) {
 		fprintf(stderr, "meminspect: fault set %s: a value is one line\n", knob);
 		return ST_USAGE;
 	}
-	err = write_knob(f, knob, value);
-	return err ? knob_error(f, knob, value, err, NULL) : ST_OK;
+	/* the module's knobs, not a list of ours: its settings name them */
+	st = load_knobs(f);
+	if (!st && !knob_find(f, knob)) {
+		fprintf(stderr, "meminspect: fault set: unknown knob '%s'; one of:", knob);
+		for (size_t i = 0; i < f->nknobs; i++)
+			fprintf(stderr, " %s", f->knob[i].name);
+		fputs("\nTry 'meminspect fault --help'.\n", stderr);
+		st = ST_USAGE;
+	}
+	if (!st) {
+		err = write_knob(f, knob, value);
+		st = err ? knob_error(f, knob, value, err, NULL) : ST_OK;
+	}
+	free_knobs(f);
+	return st;
 }

@@ -21,18 +21,37 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-/* docs/fault.md's knob table (fault_knob.c), in its order (also the order run writes them in) */
-extern const char *const knobs[];
 extern const char *const settings_fields[];
 extern const char *const stats_fields[];
 extern const char *const log_fields[];
-#define NKNOBS 22		/* = the length of knobs[] (fault_knob.c checks) */
-#define KNOB_SITES 0
-#define KNOB_NTH 10
-#define KNOB_PID 11
-#define KNOB_CHILDREN 12
-#define KNOB_MODULE 17
-#define KNOB_ARMED (NKNOBS - 1)
+
+/*
+ * The knobs are the module's: fault/settings lists them, one record each,
+ * in docs/fault.md's order (run writes them in that order). The reader
+ * names only the ones it drives itself; each is looked up in settings.
+ */
+#define KNOB_SITES "sites"
+#define KNOB_NTH "nth"
+#define KNOB_PID "aim-pid"
+#define KNOB_CHILDREN "aim-children"
+#define KNOB_MODULE "aim-module"
+#define KNOB_ARMED "armed"
+
+/* One of the module's knobs, as a record of fault/settings. */
+struct knob {
+	const char *name;	/* its key (the settings table owns it) */
+	const char *val;	/* to write, from an option; NULL: leave alone */
+	const char *opt;	/* the option that gave val, for messages */
+	char *saved;		/* run, sweep: its value before, to put back */
+	bool changed;		/* run, sweep: written, to be put back */
+};
+
+/* An option's value for a knob, given before the module's list is read. */
+struct given {
+	const char *knob, *val, *opt;
+};
+
+#define NGIVEN 32
 
 /* At most this many spared callers reported by a sweep. */
 #define SPARED_KEEP 32
@@ -68,16 +87,16 @@ struct fault {
 	const struct fault_env *env;
 	const char *sub;		/* the subcommand */
 	bool json;
-	const char *val[NKNOBS];	/* from the options; NULL: leave alone */
-	const char *opt[NKNOBS];	/* the option that set it, for messages */
-	bool pid_given;
+	struct given given[NGIVEN];	/* from the options, one per knob (the last wins) */
+	size_t ngiven;
 	unsigned long max_runs;
 	bool command_output;
 	bool from_exec;			/* aim at the exec too (failcmd.sh's way) */
 	char **cmd;
-	/* what run/sweep changed, to put back */
-	char *saved[NKNOBS];
-	bool changed[NKNOBS];
+	/* load_knobs(): fault/settings and a struct knob per record */
+	struct mi_table *settings;
+	struct knob *knob;
+	size_t nknobs;
 	char path[PATH_MAX];		/* dir/fault */
 };
 
@@ -93,7 +112,12 @@ struct json;
 void catch_stop_signals(void);
 void block_stop_signals(bool block, sigset_t *old);
 void reraise(void);
-int knob_index(const char *name);
+const char *given_val(const struct fault *f, const char *knob);
+int give(struct fault *f, const char *knob, const char *val, const char *opt);
+int load_knobs(struct fault *f);
+struct knob *knob_find(const struct fault *f, const char *name);
+struct knob *knob_need(const struct fault *f, const char *name);
+void free_knobs(struct fault *f);
 int write_knob(const struct fault *f, const char *knob, const char *value);
 int write_armed(const struct fault *f, const char *value);
 int open_armed(void);
@@ -112,7 +136,6 @@ int fault_arm(struct fault *f, bool arm);
 int fault_set(struct fault *f, const char *knob, const char *value);
 int apply_options(struct fault *f);
 int restore_options(struct fault *f);
-void free_saved(struct fault *f);
 int run_once(struct fault *f, int *status);
 long long sum_column(const struct mi_table *t, const char *field);
 void json_command(struct json *j, char **cmd);

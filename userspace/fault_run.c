@@ -20,55 +20,50 @@
 
 /* ---- run and sweep ---- */
 
-/* Remember the settings, then write every knob the options name. */
+/*
+ * Read the module's knobs and remember their values, then write every knob
+ * the options name, in settings' order (aim-pid is written at the exec).
+ */
 int apply_options(struct fault *f)
 {
-	struct mi_table *set;
-	int st = load_fault(f, "settings", settings_fields, &set);
+	struct knob *sites, *armed;
+	int st = load_knobs(f);
 
 	if (st)
 		return st;
-	for (size_t i = 0; i < NKNOBS; i++) {
-		long r = mi_find(set, "key", knobs[i]);
-
-		if (i == KNOB_ARMED)
-			continue;
-		if (r < 0) {
-			fprintf(stderr, "meminspect: fault/settings has no '%s'\n", knobs[i]);
-			st = ST_FORMAT;
-			break;
-		}
-		f->saved[i] = strdup(knob_text(mi_get(set, (size_t)r, "value")));
-		if (!f->saved[i]) {
+	sites = knob_need(f, KNOB_SITES);
+	armed = knob_need(f, KNOB_ARMED);
+	if (!sites || !armed || !knob_need(f, KNOB_PID))
+		return ST_FORMAT;
+	for (size_t i = 0; i < f->nknobs; i++) {
+		f->knob[i].saved = strdup(knob_text(mi_get(f->settings, i, "value")));
+		if (!f->knob[i].saved) {
 			fprintf(stderr, "meminspect: out of memory\n");
-			st = ST_FORMAT;
-			break;
+			return ST_FORMAT;
 		}
 	}
-	if (!st && !strcmp(knob_text(mi_get(set, (size_t)mi_find(set, "key", "armed"), "value")),
-			   "1")) {
+	if (!strcmp(armed->saved, "1")) {
 		fprintf(stderr, "meminspect: fault %s: the injector is already armed (meminspect fault disarm first)\n",
 			f->sub);
-		st = ST_REFUSED;
+		return ST_REFUSED;
 	}
 	/* nothing to attach: slab, as failcmd.sh defaults to failslab */
-	if (!st && !f->val[KNOB_SITES] && !strcmp(f->saved[KNOB_SITES], "none")) {
-		f->val[KNOB_SITES] = "slab";
-		f->opt[KNOB_SITES] = "--sites (default)";
+	if (!sites->val && !strcmp(sites->saved, "none")) {
+		sites->val = "slab";
+		sites->opt = "--sites (default)";
 	}
-	mi_table_free(set);
-	for (size_t i = 0; !st && i < NKNOBS; i++) {
+	for (size_t i = 0; i < f->nknobs; i++) {
+		struct knob *k = &f->knob[i];
 		int err;
 
-		if (!f->val[i] || i == KNOB_PID || i == KNOB_ARMED)
+		if (!k->val || k == armed || !strcmp(k->name, KNOB_PID))
 			continue;
-		err = write_knob(f, knobs[i], f->val[i]);
+		err = write_knob(f, k->name, k->val);
 		if (err)
-			st = knob_error(f, knobs[i], f->val[i], err, f->opt[i]);
-		else
-			f->changed[i] = true;
+			return knob_error(f, k->name, k->val, err, k->opt);
+		k->changed = true;
 	}
-	return st;
+	return ST_OK;
 }
 
 /* Put back what apply_options() and the runs changed (the injector is disarmed). */
@@ -76,28 +71,21 @@ int restore_options(struct fault *f)
 {
 	int st = ST_OK;
 
-	for (size_t i = NKNOBS; i-- > 0;) {
+	for (size_t i = f->nknobs; i-- > 0;) {
+		struct knob *k = &f->knob[i];
 		int err;
 
-		if (!f->changed[i])
+		if (!k->changed)
 			continue;
-		err = write_knob(f, knobs[i], f->saved[i]);
+		err = write_knob(f, k->name, k->saved);
 		if (err) {
 			fprintf(stderr, "meminspect: fault %s: warning: could not put %s back to '%s': %s\n",
-				f->sub, knobs[i], f->saved[i], strerror(-err));
+				f->sub, k->name, k->saved, strerror(-err));
 			st = ST_REFUSED;
 		}
-		f->changed[i] = false;
+		k->changed = false;
 	}
 	return st;
-}
-
-void free_saved(struct fault *f)
-{
-	for (size_t i = 0; i < NKNOBS; i++) {
-		free(f->saved[i]);
-		f->saved[i] = NULL;
-	}
 }
 
 /*
@@ -233,14 +221,15 @@ int run_once(struct fault *f, int *status)
 	}
 	/* the aim, then arming, with the stop signals held: the handler disarms after */
 	snprintf(pidbuf, sizeof(pidbuf), "%d", (int)pid);
-	const char *aim = f->pid_given ? f->val[KNOB_PID] : pidbuf;
+	struct knob *pk = knob_find(f, KNOB_PID);	/* apply_options() found it */
+	const char *aim = pk->val ? pk->val : pidbuf;
 
 	if (stopped && !fault_got_signal) {
-		err = write_knob(f, "aim-pid", aim);
+		err = write_knob(f, pk->name, aim);
 		if (err) {
-			st = knob_error(f, "aim-pid", aim, err, f->pid_given ? "--pid" : NULL);
+			st = knob_error(f, pk->name, aim, err, pk->val ? "--pid" : NULL);
 		} else {
-			f->changed[KNOB_PID] = true;
+			pk->changed = true;
 			err = write_armed(f, "1");
 			if (err)
 				st = knob_error(f, "armed", "1", err, NULL);
@@ -299,7 +288,7 @@ int fault_run(struct fault *f)
 	close_armed();
 	rst = restore_options(f);
 	if (st) {
-		free_saved(f);
+		free_knobs(f);
 		reraise();
 		return st;
 	}
@@ -323,7 +312,7 @@ int fault_run(struct fault *f)
 	}
 	mi_table_free(stats);
 	mi_table_free(log);
-	free_saved(f);
+	free_knobs(f);
 	reraise();
 	if (st)
 		return st;

@@ -22,56 +22,21 @@ static const char *const excluded_fields[] = {
 	"caller", "origin", "present", "spared", NULL };
 
 /*
- * scripts/splat-patterns, line for line (userspace/tests/fault.sh checks
- * that they agree): a kernel log line matching one of them is a splat.
- */
-static const char *const splat_patterns[] = {
-	"BUG:",
-	"WARNING:",
-	"Oops",
-	"general protection fault",
-	"kernel BUG at",
-	"Kernel panic",
-	"list_add corruption",
-	"list_del corruption",
-	"refcount_t:",
-	"soft lockup",
-	"rcu.*stall",
-	"blocked for more than",
-	"[Rr]edzone",
-	"[Pp]oison overwritten",
-	"Objects remaining",
-	"UBSAN:",
-	"KASAN:",
-	"kmemleak:.*new suspected",
-	"possible circular locking",
-	"inconsistent lock state",
-	"sleeping function called from invalid context",
-	"Call Trace:",
-};
-
-#define NPATTERNS (sizeof(splat_patterns) / sizeof(splat_patterns[0]))
-
-/*
- * scripts/alloc-failure-reports, line for line (checked like the above):
- * the headers of the kernel's own reports of a failed allocation.  A sweep
+ * patterns.h, made by the Makefile from scripts/ (no copy to drift):
+ * splat_patterns[], scripts/splat-patterns: a kernel log line matching one
+ * of them is a splat; report_patterns[], scripts/alloc-failure-reports: the
+ * headers of the kernel's own reports of a failed allocation. A sweep
  * injects failures in every run, so the stack dump ("Call Trace:") that
  * follows such a header within REPORT_NEAR records is the kernel's expected
  * answer, not a splat (scripts/splat-scan does the same inside a test's
- * expect window).
+ * expect window). TAINT_EXPECTED, scripts/taint-expected: the taint bits
+ * loading an out-of-tree module sets (O, E, N), never a new taint.
  */
-static const char *const report_patterns[] = {
-	"page allocation failure: order",
-	"vmalloc error: size",
-	"vmalloc: allocation failure:",
-	"invoked oom-killer: gfp_mask",
-};
+#include "patterns.h"
 
+#define NPATTERNS (sizeof(splat_patterns) / sizeof(splat_patterns[0]))
 #define NREPORTS (sizeof(report_patterns) / sizeof(report_patterns[0]))
 #define REPORT_NEAR 20
-
-/* Taint bits that loading an out-of-tree module sets: O, E, N (as scripts/vm-run). */
-#define TAINT_EXPECTED (4096ul | 8192ul | 262144ul)
 
 /* ---- the kernel log and taint, for sweep ---- */
 
@@ -539,8 +504,9 @@ int fault_sweep(struct fault *f)
 	struct klog k = { .fd = -1 };
 	struct spared sp[SPARED_KEEP] = { { 0 } };
 	size_t nres = 0, nsp = 0;
-	const char *mod = f->val[KNOB_MODULE];
+	const char *mod = given_val(f, KNOB_MODULE);
 	struct sweep_checks sc = { .mod = mod };
+	struct knob *nthk;
 	bool modbad = false, leaked = false;
 	double end;
 	int st, rst;
@@ -570,6 +536,9 @@ int fault_sweep(struct fault *f)
 	 */
 	sc.leaks_on = sc.mod && leak_open(&sc.leak, f->env->dir);
 	st = apply_options(f);
+	nthk = st ? NULL : knob_need(f, KNOB_NTH);
+	if (!st && !nthk)
+		st = ST_FORMAT;
 	if (!st)
 		st = open_armed();
 	for (unsigned long n = 1; !st && n <= f->max_runs && !fault_got_signal; n++) {
@@ -579,12 +548,12 @@ int fault_sweep(struct fault *f)
 		int err;
 
 		snprintf(nth, sizeof(nth), "%lu", n);
-		err = write_knob(f, "nth", nth);
+		err = write_knob(f, nthk->name, nth);
 		if (err) {
-			st = knob_error(f, "nth", nth, err, NULL);
+			st = knob_error(f, nthk->name, nth, err, NULL);
 			break;
 		}
-		f->changed[KNOB_NTH] = true;
+		nthk->changed = true;
 		klog_read(&k, NULL);
 		r->nth = n;
 		st = run_once(f, &r->status);
@@ -647,7 +616,7 @@ int fault_sweep(struct fault *f)
 	}
 	free(res);
 	klog_close(&k);
-	free_saved(f);
+	free_knobs(f);
 	reraise();
 	if (st)
 		return st;

@@ -200,16 +200,29 @@ static void command_usage(const struct command *cmd)
 	       options_help, exit_help);
 }
 
-int mi_bad_usage(const char *fmt, ...)
+int mi_usage_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("meminspect: ", stderr);
+	fprintf(stderr, "meminspect: %s%s", cmd ? cmd : "", cmd ? ": " : "");
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fputs("\nTry 'meminspect --help'.\n", stderr);
+	fprintf(stderr, "\nTry 'meminspect %s%s--help'.\n", cmd ? cmd : "", cmd ? " " : "");
 	return ST_USAGE;
+}
+
+int mi_option_error(const char *cmd, int opt, char *const *argv, const char *optstring)
+{
+	if (opt == ':')
+		return mi_usage_error(cmd, "option '%s' needs an argument", argv[optind - 1]);
+	if (!optopt)	/* an unknown long option */
+		return mi_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+	/* inside "-jx", argv[optind - 1] is not the culprit: name the letter */
+	if (optopt < 256 && (optopt == ':' || optopt == '+' || !strchr(optstring, optopt)))
+		return mi_usage_error(cmd, "unknown option '-%c'", optopt);
+	/* an option that takes no argument, given one (--json=x) */
+	return mi_usage_error(cmd, "option '%s' takes no argument", argv[optind - 1]);
 }
 
 /* The warning every command gives when the loaded module is another version. */
@@ -263,6 +276,7 @@ static int parse_options(struct ctx *c, int argc, char **argv, const struct comm
 		{ "types", no_argument, NULL, OPT_TYPES },
 		{ NULL, 0, NULL, 0 },
 	};
+	const char *shorts = cmd ? ":d:jHhVw:n:" : "+:d:jHhVw:n:";
 	unsigned long long n;
 	int opt;
 
@@ -272,8 +286,7 @@ static int parse_options(struct ctx *c, int argc, char **argv, const struct comm
 	 * Before COMMAND, stop at it ("+"); after it, GNU getopt moves the
 	 * operands (a PID) behind the options: "vmas 1 --sort pss" works.
 	 */
-	while ((opt = getopt_long(argc, argv, cmd ? ":d:jHhVw:n:" : "+:d:jHhVw:n:", longopts,
-				  NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, shorts, longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'd':
 			if (!*optarg)
@@ -333,15 +346,8 @@ static int parse_options(struct ctx *c, int argc, char **argv, const struct comm
 		case OPT_TYPES:
 			c->opts.pa.types = true;
 			break;
-		case ':':
-			return mi_bad_usage("option '%s' needs an argument", argv[optind - 1]);
 		default:
-			if (!optopt)	/* an unknown long option */
-				return mi_bad_usage("unknown option '%s'", argv[optind - 1]);
-			/* inside "-jx", argv[optind - 1] is not the culprit: name the letter */
-			if (!strchr("djHhVwn", optopt))
-				return mi_bad_usage("unknown option '-%c'", optopt);
-			return mi_bad_usage("option '%s' takes no argument", argv[optind - 1]);
+			return mi_option_error(NULL, opt, argv, shorts);
 		}
 	}
 	return OPT_DONE;

@@ -22,6 +22,8 @@ ok() { tap_result "$@"; }	# STATUS DESCRIPTION [DIAGNOSTIC]
 is() { tap_is "$@"; }		# DESCRIPTION WANT GOT
 has() { tap_has "$@"; }		# DESCRIPTION NEEDLE HAYSTACK
 skip() { tap_skip "$@"; }	# DESCRIPTION REASON
+# lacks DESCRIPTION REGEX TEXT: no line of TEXT matches REGEX (else the first three do, as diagnostic)
+lacks() { ok "$(grep -c -e "$2" <<<"$3")" "$1" "$(grep -m3 -e "$2" <<<"$3")"; }
 
 # wait_grep REGEX FILE: until FILE has a line matching REGEX, 10 s at most
 # (a --watch reader's first round is out)
@@ -35,6 +37,16 @@ run() {
 	out=$("$@" 2>"$tmp/stderr")
 	rc=$?
 	err=$(<"$tmp/stderr")
+}
+
+# promtool_ok DESCRIPTION INPUT ARGS...: `promtool ARGS <<<INPUT` exits 0 and,
+# for `check metrics`, says nothing; a skip where the host has no promtool
+promtool_ok() {
+	local desc=$1 in=$2
+	shift 2
+	command -v promtool >/dev/null || { skip "$desc" "no promtool (Debian package prometheus)"; return; }
+	run promtool "$@" <<<"$in"
+	if [ "$*" = "check metrics" ]; then is "$desc" "0 " "$rc $out$err"; else is "$desc" 0 "$rc"; fi
 }
 
 # ---- integer helpers ----
@@ -460,26 +472,17 @@ has "export: kB figure in bytes, no file part for summary" "meminspect_mem_total
 has "export: pages unit kept as _pages, gauge named away from _total" \
 	"meminspect_hugepages_total_pages 0" "$prom"
 has "export: unitless figure as is" "meminspect_highest_free_order 10" "$prom"
-if grep -q '^meminspect_unaccounted' <<<"$prom"; then
-	ok 1 "export: '-' gives no sample" "$(grep '^meminspect_unaccounted' <<<"$prom")"
-else
-	ok 0 "export: '-' gives no sample"
-fi
+lacks "export: '-' gives no sample" '^meminspect_unaccounted' "$prom"
 has "export: a wide file by its header alone: node/zone labels, _kb -> _bytes" \
 	'meminspect_zones_managed_bytes{node="0",zone="Normal"} 2046844928' "$prom"
 has "export: capabilities yes/no as 1/0, detail left out" \
 	'meminspect_capabilities_available{name="slab",kind="file"} 0' "$prom"
 has "export: meminspect_file_ok per available file" 'meminspect_file_ok{file="zones"} 1' "$prom"
 has "export: every family has HELP and TYPE" "# TYPE meminspect_zones_free_bytes gauge" "$prom"
-if command -v promtool >/dev/null; then
-	run promtool check metrics <<<"$prom"
-	is "export of the fixtures: promtool check metrics is silent and exits 0" "0 " "$rc $out$err"
-	run promtool check rules "$here/../../docs/meminspect-alerts.yml"
-	is "docs/meminspect-alerts.yml: promtool check rules exits 0" 0 "$rc"
-else
-	skip "export of the fixtures: promtool check metrics" "no promtool (Debian package prometheus)"
-	skip "docs/meminspect-alerts.yml: promtool check rules" "no promtool"
-fi
+promtool_ok "export of the fixtures: promtool check metrics is silent and exits 0" "$prom" \
+	check metrics
+promtool_ok "docs/meminspect-alerts.yml: promtool check rules exits 0" "" \
+	check rules "$here/../../docs/meminspect-alerts.yml"
 # pages and pressure (captured from a 7.3 guest): each record tells itself
 # apart only with its class / section, scope and name, which must be labels,
 # or export finds two lines with the same labels and leaves the file out
@@ -491,18 +494,9 @@ has "export: pages' bytes" 'meminspect_pages_bytes{node="0",zone="DMA",class="bu
 has "export: pressure's section, scope, name and unit are labels" \
 	'meminspect_pressure_value{section="zone",scope="0/DMA",name="min",unit="pages"}' "$out"
 has "export: both files ok" 'meminspect_file_ok{file="pressure"} 1' "$out"
-if grep -q '^meminspect_pressure_delta' <<<"$out"; then
-	ok 1 "export: pressure's per-open delta is not exported" "$(grep -m3 '^meminspect_pressure_delta' <<<"$out")"
-else
-	ok 0 "export: pressure's per-open delta is not exported"
-fi
-if command -v promtool >/dev/null; then
-	census=$out
-	run promtool check metrics <<<"$census"
-	is "export of pages and pressure: promtool check metrics is silent and exits 0" "0 " "$rc $out$err"
-else
-	skip "export of pages and pressure: promtool check metrics" "no promtool (Debian package prometheus)"
-fi
+lacks "export: pressure's per-open delta is not exported" '^meminspect_pressure_delta' "$out"
+promtool_ok "export of pages and pressure: promtool check metrics is silent and exits 0" "$out" \
+	check metrics
 
 # meminspect pages / pressure: the files as tables and JSON; under --watch
 # each number that moved, keyed by node zone class / section scope name
@@ -557,12 +551,8 @@ for pp in "" --per-pid; do
 		"$(grep -E '^meminspect_(mm|vmas)_|pid=' <<<"$out")"
 	has "export $w: mm and vmas still read (meminspect_file_ok 1)" \
 		'meminspect_file_ok{file="vmas"} 1' "$out"
-	if command -v promtool >/dev/null; then
-		run promtool check metrics <<<"$out"
-		is "export $w with mm and vmas: promtool check metrics exits 0" 0 "$rc"
-	else
-		skip "export $w with mm and vmas: promtool check metrics" "no promtool"
-	fi
+	promtool_ok "export $w with mm and vmas: promtool check metrics is silent and exits 0" "$out" \
+		check metrics
 	run "$M" --dir "$tmp/pp" export --json $pp
 	is "export --json $w: no mm/vmas sample" "0" \
 		"$(jq '[.[] | select(.metric | test("^meminspect_(mm|vmas)_"))] | length' <<<"$out")"
@@ -592,8 +582,7 @@ is "export: two fields mapped to one metric name: exit 1" 1 "$rc"
 has "export: two fields mapped to one metric name: message" \
 	"two figures map to metric meminspect_procs_free_bytes" "$err"
 is "export: ... the first is kept, once" 1 "$(grep -c '^meminspect_procs_free_bytes' <<<"$out")"
-run promtool check metrics <<<"$out"
-is "export: ... and the output is still valid (promtool)" 0 "$rc"
+promtool_ok "export: ... and the output is still valid (promtool)" "$out" check metrics
 
 mkdir "$tmp/tf"
 run "$M" --dir "$FX/module" export --prometheus --textfile-dir "$tmp/tf"
@@ -700,12 +689,7 @@ is "export of slabs: '-' gives no sample, flags are not exported" "" \
 for m in $(grep -o 'meminspect_slabs_[a-z_]*' "$here/../../docs/meminspect-alerts.yml" | sort -u); do
 	has "docs/meminspect-alerts.yml: $m is exported" "# TYPE $m gauge" "$slprom"
 done
-if command -v promtool >/dev/null; then
-	run promtool check metrics <<<"$slprom"
-	is "export of slabs: promtool check metrics is silent and exits 0" "0 " "$rc $out$err"
-else
-	skip "export of slabs: promtool check metrics" "no promtool (Debian package prometheus)"
-fi
+promtool_ok "export of slabs: promtool check metrics is silent and exits 0" "$slprom" check metrics
 
 # ---- build products ----
 
