@@ -35,4 +35,20 @@ printf '#!/bin/sh\n. "$(dirname "$0")/lib.sh"\nok "one"\n' >"$t/test_case.sh"
 (cd "$t" && MI_DIR="$t/copy" ./run.sh test_case.sh) >"$t/out" 2>&1
 grep -qx 'ok 1 - one' "$t/out" && ! grep -q '^1\.\.' "$t/out"
 tap_result $? "run.sh: a test file under our runner prints no plan (the host adds it)" "$(cat "$t/out")"
+# The helper modules: those in helper/ beside the tests (where the kselftest target builds and
+# installs them), else our runner's /meminspect/; MI_TEST_KO and MI_DRV_KO set by the caller win.
+helper_case() {
+	local desc=$1 want=$2
+	shift 2
+	printf '#!/bin/sh\n. "$(dirname "$0")/lib.sh"\nok "ko=$MI_TEST_KO drv=${MI_DRV_KO:-}"\n' >"$t/test_case.sh"
+	(cd "$t" && env -u MI_TAP_COUNTER -u MI_TEST_KO -u MI_DRV_KO MI_DIR="$t/copy" "$@" ./test_case.sh) \
+		>"$t/out" 2>&1
+	grep -qx "ok 1 - $want" "$t/out"
+	tap_result $? "ksft.sh: the helper module $desc" "$(cat "$t/out")"
+}
+helper_case "without helper/ beside the tests: /meminspect's" "ko=/meminspect/meminspect_test.ko drv="
+mkdir "$t/helper" && : >"$t/helper/meminspect_test.ko"
+helper_case "with helper/ beside the tests: that one" \
+	"ko=$t/helper/meminspect_test.ko drv=$t/helper/meminspect_drv.ko"
+helper_case "set by the caller: that one" "ko=/x/t.ko drv=/x/d.ko" MI_TEST_KO=/x/t.ko MI_DRV_KO=/x/d.ko
 tap_close
