@@ -5,6 +5,7 @@
  * lib/fault-inject.c's fault_create_debugfs_attr() builds one file per
  * line.  Pure: see fault_parse.h.
  */
+#include <linux/build_bug.h>
 #include <linux/ctype.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
@@ -327,6 +328,9 @@ static int mi_parse_callers(const struct mi_fault_knob *k, const char *buf,
 
 /* the knob whose value is field @f of struct mi_fault_settings */
 #define MI_AT(f)	offsetof(struct mi_fault_settings, f)
+
+/* aim-module's longest name and its NUL fit the field */
+static_assert(MODULE_NAME_LEN <= sizeof_field(struct mi_fault_settings, aim_module));
 
 /* { name, type, offset, min, max, ok, flags }: struct mi_fault_knob */
 const struct mi_fault_knob mi_fault_knobs[] = {

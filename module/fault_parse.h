@@ -71,11 +71,11 @@ enum mi_fault_knob_type {
 	MI_KNOB_ARMED,		/* bool: a number in [min, max]; prints 0 or 1 */
 	MI_KNOB_SITES,		/* unsigned int: "none" or site names, each once */
 	MI_KNOB_SIZE_RANGE,	/* struct mi_fault_size_range: "" or "MIN-MAX" */
-	/* char[max + 1]: "" or up to max bytes of the class @ok, NUL-padded */
+	/* char[]: "" or up to max bytes of the class @ok */
 	MI_KNOB_STRING,
 	/*
-	 * char[max + 1]: "" or up to MI_FAULT_EXCLUDE_MAX names of the class
-	 * @ok separated by single commas, up to max bytes, NUL-padded
+	 * char[]: "" or up to MI_FAULT_EXCLUDE_MAX names of the class @ok
+	 * separated by single commas, up to max bytes
 	 */
 	MI_KNOB_CALLERS,
 };
@@ -92,7 +92,8 @@ enum mi_fault_knob_type {
  * where its value is in struct mi_fault_settings (@offset), and its
  * bounds: the range of a number (MI_KNOB_UINT, MI_KNOB_INT,
  * MI_KNOB_ARMED), the longest value of a string (MI_KNOB_STRING,
- * MI_KNOB_CALLERS: the field holds max + 1 bytes); 0 where unused.
+ * MI_KNOB_CALLERS: its first max + 1 bytes, NUL-padded, are written, so
+ * the field must have as many); 0 where unused.
  */
 struct mi_fault_knob {
 	const char *name;
