@@ -330,7 +330,7 @@ static int mi_parse_callers(const struct mi_fault_knob *k, const char *buf,
 #define MI_AT(f)	offsetof(struct mi_fault_settings, f)
 
 /* aim-module's longest name and its NUL fit the field */
-static_assert(MODULE_NAME_LEN <= sizeof_field(struct mi_fault_settings, aim_module));
+static_assert(sizeof_field(struct mi_fault_settings, aim_module) >= MODULE_NAME_LEN);
 
 /* { name, type, offset, min, max, ok, flags }: struct mi_fault_knob */
 const struct mi_fault_knob mi_fault_knobs[] = {
