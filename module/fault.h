@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Fault injection (docs/fault.md): state shared by fault.c (knob files,
- * arming, stats, log), fault_probe.c (entry points and the probe handler)
- * and fault_aim.c (aim matching).
+ * Fault injection (docs/fault.md): state shared by fault.c (arming, the
+ * decision, stats), fault_knobs.c (the knob files), fault_log.c (the log),
+ * fault_probe.c (entry points and the probe handler), fault_aim.c (aim
+ * matching) and fault_caller.c (callers).
  */
 #ifndef MI_FAULT_H
 #define MI_FAULT_H
 
 #include <linux/gfp.h>
+#include <linux/mutex.h>
 #include <linux/types.h>
 
 #include "fault_parse.h"
@@ -25,6 +27,24 @@ enum mi_fault_site {
 	MI_NR_SITES
 };
 
+extern const char *const mi_fault_site_names[MI_NR_SITES];
+
+/*
+ * The settings as written (@cur) and their names resolved (@pid, @cgrp):
+ * fault_knobs.c writes them, fault.c arms with them.  Everything here
+ * changes only under @lock (taken killably by writers), and the settings
+ * only while disarmed.
+ */
+struct mi_fault_state {
+	struct mutex lock;		/* everything here */
+	struct mi_fault_settings cur;
+	struct pid *pid;		/* cur.aim_pid resolved, referenced */
+	struct cgroup *cgrp;		/* cur.aim_cgroup resolved, referenced */
+	bool armed;
+};
+
+extern struct mi_fault_state mi_fault_state;
+
 /*
  * What the handlers read while armed: written by fault.c before the probes
  * are registered, not changed until they are unregistered (every knob
@@ -33,8 +53,8 @@ enum mi_fault_site {
  */
 struct mi_fault_armed {
 	struct mi_fault_settings set;
-	struct pid *pid;		/* aim-pid, referenced by fault.c */
-	struct cgroup *cgrp;		/* aim-cgroup, referenced by fault.c */
+	struct pid *pid;		/* aim-pid, referenced by fault_knobs.c */
+	struct cgroup *cgrp;		/* aim-cgroup, referenced by fault_knobs.c */
 	const void *cache;		/* aim-cache: compared, never dereferenced */
 	bool cache_set;
 	struct module *mod;		/* aim-module; NULL until it comes, once it goes */
@@ -89,13 +109,27 @@ int mi_fault_exclude_arm(const char *list);
 bool mi_fault_excluded(const struct mi_fault_call *c);
 void mi_fault_exclude_show(struct seq_file *m);
 
+/* fault_knobs.c */
+int mi_fault_knobs_create(struct dentry *dir);
+void mi_fault_knobs_exit(void);
+
+/* fault.c: called with mi_fault_state.lock held */
+int mi_fault_arm(void);
+void mi_fault_disarm(void);
+
 /* fault.c: called by the handler */
 enum { MI_CNT_CHECKED, MI_CNT_MATCHED, MI_CNT_FAILED, MI_CNT_NOFAIL,
 	MI_NR_CNT };
 void mi_fault_count(enum mi_fault_site site, int what);
 bool mi_fault_decide(const struct mi_fault_call *c);
+
+/* fault_log.c: mi_fault_record() called by the handler */
 void mi_fault_record(const struct mi_fault_call *c);
-/* fault.c: called by fault_aim.c's notifier */
+void mi_fault_log_init(void);
+void mi_fault_log_reset(void);
+void mi_fault_log_quiesce(void);
+int mi_fault_log_create(struct dentry *dir);
+/* fault_log.c: called by fault_aim.c's notifier */
 void mi_fault_log_module_going(struct module *mod);
 
 int mi_fault_init(struct dentry *parent);

@@ -112,8 +112,8 @@ bool mi_fault_aim_match(const struct mi_fault_armed *a,
 		return false;
 	if (a->cache_set && (c->site != MI_SITE_SLAB || c->cache != a->cache))
 		return false;
-	if (s->aim_size_set &&
-	    (c->size < s->aim_size_min || c->size > s->aim_size_max))
+	if (s->aim_size.set &&
+	    (c->size < s->aim_size.min || c->size > s->aim_size.max))
 		return false;
 	if (s->aim_comm[0] || a->pid || a->cgrp) {
 		if (!in_task() || !mi_task_aim(a))

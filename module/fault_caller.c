@@ -251,10 +251,10 @@ void mi_fault_exclude_init(void)
 
 /*
  * Resolve @list (the knob's "f,g" form, already checked by
- * mi_fault_parse_callers()) into the entries after the built-ins when
- * @commit, else only check that every name is a function: -EINVAL if one
- * is not, and nothing changes.  Disarmed, under fault.c's lock: no handler
- * is running.
+ * fault_parse.c's MI_KNOB_CALLERS) into the entries after the built-ins
+ * when @commit, else only check that every name is a function: -EINVAL if
+ * one is not, and nothing changes.  Disarmed, under mi_fault_state.lock:
+ * no handler is running.
  */
 static int mi_fault_exclude_resolve(const char *list, bool commit)
 {

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Parsing and printing of the fault injection knobs (docs/fault.md).
- * Pure: see fault_parse.h.
+ * Parsing and printing of the fault injection knobs (docs/fault.md): one
+ * table, mi_fault_knobs[], one line per knob file, drives both, as
+ * lib/fault-inject.c's fault_create_debugfs_attr() builds one file per
+ * line.  Pure: see fault_parse.h.
  */
+#include <linux/build_bug.h>
 #include <linux/ctype.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
@@ -10,34 +13,10 @@
 #include <linux/string.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/stddef.h>
 #include <linux/threads.h>
 
 #include "fault_parse.h"
-
-const char *const mi_fault_knob_names[MI_FK_NR] = {
-	[MI_FK_SITES] = "sites",
-	[MI_FK_PROBABILITY] = "probability",
-	[MI_FK_INTERVAL] = "interval",
-	[MI_FK_TIMES] = "times",
-	[MI_FK_SPACE] = "space",
-	[MI_FK_VERBOSE] = "verbose",
-	[MI_FK_IGNORE_GFP_WAIT] = "ignore-gfp-wait",
-	[MI_FK_IGNORE_GFP_HIGHMEM] = "ignore-gfp-highmem",
-	[MI_FK_MIN_ORDER] = "min-order",
-	[MI_FK_MAX_ORDER] = "max-order",
-	[MI_FK_NTH] = "nth",
-	[MI_FK_AIM_PID] = "aim-pid",
-	[MI_FK_AIM_CHILDREN] = "aim-children",
-	[MI_FK_AIM_COMM] = "aim-comm",
-	[MI_FK_AIM_CGROUP] = "aim-cgroup",
-	[MI_FK_AIM_CACHE] = "aim-cache",
-	[MI_FK_AIM_SIZE] = "aim-size",
-	[MI_FK_AIM_MODULE] = "aim-module",
-	[MI_FK_AIM_DEPTH] = "aim-depth",
-	[MI_FK_EXCLUDE_CALLER] = "exclude-caller",
-	[MI_FK_DURATION] = "duration",
-	[MI_FK_ARMED] = "armed",
-};
 
 void mi_fault_settings_init(struct mi_fault_settings *s,
 			    unsigned int max_order_limit)
@@ -90,8 +69,9 @@ static int mi_parse_ll(const char *buf, size_t len, long long *out)
 	return kstrtoll(tmp, 10, out);
 }
 
-int mi_fault_parse_uint(const char *buf, size_t len, unsigned int min,
-			unsigned int max, unsigned int *out)
+/* A number in [@min, @max] into @out. */
+static int mi_parse_number(const char *buf, size_t len, long long min,
+			   long long max, long long *out)
 {
 	long long v;
 	int err;
@@ -105,18 +85,16 @@ int mi_fault_parse_uint(const char *buf, size_t len, unsigned int min,
 	return 0;
 }
 
-int mi_fault_parse_times(const char *buf, size_t len, int *out)
+int mi_fault_parse_uint(const char *buf, size_t len, unsigned int min,
+			unsigned int max, unsigned int *out)
 {
 	long long v;
 	int err;
 
-	err = mi_parse_ll(buf, len, &v);
-	if (err)
-		return err;
-	if (v < -1 || v > INT_MAX)
-		return -ERANGE;
-	*out = v;
-	return 0;
+	err = mi_parse_number(buf, len, min, max, &v);
+	if (!err)
+		*out = v;
+	return err;
 }
 
 int mi_fault_parse_bool(const char *buf, size_t len, bool *out)
@@ -144,11 +122,20 @@ static bool mi_word_is(const char *buf, size_t len, const char *word)
 	return len == strlen(word) && !memcmp(buf, word, len);
 }
 
-int mi_fault_parse_sites(const char *buf, size_t len, unsigned int *out)
+/* sites' words, in the order they print */
+static const struct {
+	const char *name;
+	unsigned int site;
+} mi_fault_site_words[] = {
+	{ "slab", MI_FAULT_SITE_SLAB },
+	{ "pages", MI_FAULT_SITE_PAGES },
+};
+
+static int mi_parse_sites(const char *buf, size_t len, unsigned int *out)
 {
 	unsigned int sites = 0;
 	const char *end;
-	size_t n;
+	size_t n, i;
 
 	len = mi_trim(buf, len);
 	if (mi_word_is(buf, len, "none")) {
@@ -159,17 +146,14 @@ int mi_fault_parse_sites(const char *buf, size_t len, unsigned int *out)
 		return -EINVAL;
 	/* comma-separated site names, each at most once */
 	while (len) {
-		unsigned int site;
+		unsigned int site = 0;
 
 		end = memchr(buf, ',', len);
 		n = end ? end - buf : len;
-		if (mi_word_is(buf, n, "slab"))
-			site = MI_FAULT_SITE_SLAB;
-		else if (mi_word_is(buf, n, "pages"))
-			site = MI_FAULT_SITE_PAGES;
-		else
-			return -EINVAL;
-		if (sites & site)
+		for (i = 0; i < ARRAY_SIZE(mi_fault_site_words); i++)
+			if (mi_word_is(buf, n, mi_fault_site_words[i].name))
+				site = mi_fault_site_words[i].site;
+		if (!site || (sites & site))
 			return -EINVAL;
 		sites |= site;
 		if (!end)
@@ -181,6 +165,24 @@ int mi_fault_parse_sites(const char *buf, size_t len, unsigned int *out)
 	}
 	*out = sites;
 	return 0;
+}
+
+static int mi_format_sites(unsigned int sites, char *buf, size_t size)
+{
+	const char *sep = "";
+	int n = 0;
+	size_t i;
+
+	if (!sites)
+		return scnprintf(buf, size, "none");
+	for (i = 0; i < ARRAY_SIZE(mi_fault_site_words); i++) {
+		if (!(sites & mi_fault_site_words[i].site))
+			continue;
+		n += scnprintf(buf + n, size - n, "%s%s", sep,
+			       mi_fault_site_words[i].name);
+		sep = ",";
+	}
+	return n;
 }
 
 /* An unsigned decimal of at most 20 digits into @out. */
@@ -201,8 +203,8 @@ static int mi_parse_ul(const char *buf, size_t len, unsigned long *out)
 	return kstrtoul(tmp, 10, out);
 }
 
-int mi_fault_parse_size_range(const char *buf, size_t len, bool *set,
-			      unsigned long *min, unsigned long *max)
+static int mi_parse_size_range(const char *buf, size_t len,
+			       struct mi_fault_size_range *out)
 {
 	unsigned long lo, hi;
 	const char *dash;
@@ -210,9 +212,7 @@ int mi_fault_parse_size_range(const char *buf, size_t len, bool *set,
 
 	len = mi_trim(buf, len);
 	if (!len) {
-		*set = false;
-		*min = 0;
-		*max = 0;
+		*out = (struct mi_fault_size_range){ .set = false };
 		return 0;
 	}
 	dash = memchr(buf, '-', len);
@@ -226,13 +226,11 @@ int mi_fault_parse_size_range(const char *buf, size_t len, bool *set,
 		return err;
 	if (lo > hi)
 		return -ERANGE;
-	*set = true;
-	*min = lo;
-	*max = hi;
+	*out = (struct mi_fault_size_range){ .set = true, .min = lo, .max = hi };
 	return 0;
 }
 
-/* ctype's classes are macros: functions, to be passed to mi_parse_str() */
+/* ctype's classes are macros: functions, for the knobs' ok() */
 static bool mi_is_graph(char c)
 {
 	return isgraph(c);
@@ -244,9 +242,29 @@ static bool mi_is_print(char c)
 }
 
 /*
- * The string knobs' one shape: trim, every byte in the class @ok (-EINVAL),
- * shorter than @max and than @size (-ERANGE), then copy NUL-padded.  Empty
- * is valid: it clears the aim.
+ * A module name as the kernel keeps it (struct module's name, shorter
+ * than MODULE_NAME_LEN): Kbuild makes KBUILD_MODNAME of a file name's
+ * letters, digits and '_', with each '-' turned into '_'; modprobe and
+ * /sys/module accept either spelling.  A '-' is stored as '_'
+ * (MI_KNOB_DASH_TO_UNDERSCORE), so that "foo-bar" aims at the module
+ * foo_bar.  Loaded or not is fault_knobs.c's business: a module that is
+ * not loaded yet is a valid aim.
+ */
+static bool mi_is_modname_char(char c)
+{
+	return isalnum(c) || c == '_' || c == '-';
+}
+
+/* a symbol name as kallsyms prints it, or the comma between two */
+static bool mi_is_caller_char(char c)
+{
+	return isalnum(c) || c == '_' || c == '.' || c == ',';
+}
+
+/*
+ * The strings' one shape: trim, every byte in the class @ok (-EINVAL), at
+ * most @max bytes and shorter than @size (-ERANGE), then copy NUL-padded.
+ * Empty is valid: it clears the aim.
  */
 static int mi_parse_str(const char *buf, size_t len, bool (*ok)(char c),
 			size_t max, char *out, size_t size)
@@ -257,39 +275,32 @@ static int mi_parse_str(const char *buf, size_t len, bool (*ok)(char c),
 	for (i = 0; i < len; i++)
 		if (!ok(buf[i]))
 			return -EINVAL;
-	if (len >= size || len >= max)
+	if (len >= size || len > max)
 		return -ERANGE;
 	memcpy(out, buf, len);
 	memset(out + len, 0, size - len);
 	return 0;
 }
 
-int mi_fault_parse_name(const char *buf, size_t len, char *out, size_t size)
+/* a task's comm: spaces allowed, as in /proc/PID/comm */
+int mi_fault_parse_comm(const char *buf, size_t len, char *out, size_t size)
 {
-	return mi_parse_str(buf, len, mi_is_graph, size, out, size);
+	return mi_parse_str(buf, len, mi_is_print, MI_FAULT_COMM_LEN - 1,
+			    out, size);
 }
 
-/*
- * A module name as the kernel keeps it (struct module's name, shorter
- * than MODULE_NAME_LEN): Kbuild makes KBUILD_MODNAME of a file name's
- * letters, digits and '_', with each '-' turned into '_'; modprobe and
- * /sys/module accept either spelling.  A '-' is stored as '_', so that
- * "foo-bar" aims at the module foo_bar.  Loaded or not is fault.c's
- * business: a module that is not loaded yet is a valid aim.
- */
-static bool mi_is_modname_char(char c)
+static int mi_parse_string(const struct mi_fault_knob *k, const char *buf,
+			   size_t len, char *out)
 {
-	return isalnum(c) || c == '_' || c == '-';
-}
-
-static int mi_fault_parse_module(const char *buf, size_t len, char *out, size_t size)
-{
+	size_t t = mi_trim(buf, len);
 	char *p;
 	int err;
 
-	err = mi_parse_str(buf, len, mi_is_modname_char, MODULE_NAME_LEN,
-			   out, size);
-	if (err)
+	/* a cgroup path from the hierarchy's root: absolute */
+	if ((k->flags & MI_KNOB_ABSOLUTE) && t && buf[0] != '/')
+		return -EINVAL;
+	err = mi_parse_str(buf, len, k->ok, k->max, out, k->max + 1);
+	if (err || !(k->flags & MI_KNOB_DASH_TO_UNDERSCORE))
 		return err;
 	for (p = out; *p; p++)
 		if (*p == '-')
@@ -297,30 +308,8 @@ static int mi_fault_parse_module(const char *buf, size_t len, char *out, size_t 
 	return 0;
 }
 
-/* a task's comm: spaces allowed, as in /proc/PID/comm */
-int mi_fault_parse_comm(const char *buf, size_t len, char *out, size_t size)
-{
-	return mi_parse_str(buf, len, mi_is_print, MI_FAULT_COMM_LEN, out, size);
-}
-
-/* a cgroup path from the hierarchy's root: absolute */
-int mi_fault_parse_path(const char *buf, size_t len, char *out, size_t size)
-{
-	size_t t = mi_trim(buf, len);
-
-	if (t && buf[0] != '/')
-		return -EINVAL;
-	return mi_parse_str(buf, len, mi_is_graph, size, out, size);
-}
-
-/* a symbol name as kallsyms prints it, or the comma between two */
-static bool mi_is_caller_char(char c)
-{
-	return isalnum(c) || c == '_' || c == '.' || c == ',';
-}
-
-int mi_fault_parse_callers(const char *buf, size_t len, char *out,
-			   size_t size)
+static int mi_parse_callers(const struct mi_fault_knob *k, const char *buf,
+			    size_t len, char *out)
 {
 	size_t t = mi_trim(buf, len), i, names = 1;
 
@@ -334,150 +323,121 @@ int mi_fault_parse_callers(const char *buf, size_t len, char *out,
 	}
 	if (names > MI_FAULT_EXCLUDE_MAX)
 		return -ERANGE;
-	return mi_parse_str(buf, len, mi_is_caller_char, size, out, size);
+	return mi_parse_str(buf, len, k->ok, k->max, out, k->max + 1);
 }
 
-int mi_fault_parse_knob(enum mi_fault_knob knob, const char *buf, size_t len,
-			unsigned int max_order_limit,
+/* the knob whose value is field @f of struct mi_fault_settings */
+#define MI_AT(f)	offsetof(struct mi_fault_settings, f)
+
+/* aim-module's longest name and its NUL fit the field */
+static_assert(sizeof_field(struct mi_fault_settings, aim_module) >= MODULE_NAME_LEN);
+
+/* { name, type, offset, min, max, ok, flags }: struct mi_fault_knob */
+const struct mi_fault_knob mi_fault_knobs[] = {
+	{ "sites",		MI_KNOB_SITES,	MI_AT(sites) },
+	{ "probability",	MI_KNOB_UINT,	MI_AT(probability), 0, 100 },
+	{ "interval",		MI_KNOB_UINT,	MI_AT(interval), 1, INT_MAX },
+	{ "times",		MI_KNOB_INT,	MI_AT(times), -1, INT_MAX },
+	{ "space",		MI_KNOB_UINT,	MI_AT(space), 0, INT_MAX },
+	{ "verbose",		MI_KNOB_UINT,	MI_AT(verbose), 0,
+	  MI_FAULT_VERBOSE_MAX },
+	{ "ignore-gfp-wait",	MI_KNOB_BOOL,	MI_AT(ignore_gfp_wait) },
+	{ "ignore-gfp-highmem",	MI_KNOB_BOOL,	MI_AT(ignore_gfp_highmem) },
+	{ "min-order",		MI_KNOB_UINT,	MI_AT(min_order), 0, 0, NULL,
+	  MI_KNOB_MAX_ORDER },
+	{ "max-order",		MI_KNOB_UINT,	MI_AT(max_order), 0, 0, NULL,
+	  MI_KNOB_MAX_ORDER },
+	{ "nth",		MI_KNOB_UINT,	MI_AT(nth), 0, INT_MAX },
+	{ "aim-pid",		MI_KNOB_INT,	MI_AT(aim_pid), 0, PID_MAX_LIMIT },
+	{ "aim-children",	MI_KNOB_BOOL,	MI_AT(aim_children) },
+	{ "aim-comm",		MI_KNOB_STRING,	MI_AT(aim_comm), 0,
+	  MI_FAULT_COMM_LEN - 1, mi_is_print },
+	{ "aim-cgroup",		MI_KNOB_STRING,	MI_AT(aim_cgroup), 0,
+	  MI_FAULT_PATH_LEN - 1, mi_is_graph, MI_KNOB_ABSOLUTE },
+	{ "aim-cache",		MI_KNOB_STRING,	MI_AT(aim_cache), 0,
+	  MI_FAULT_NAME_LEN - 1, mi_is_graph },
+	{ "aim-size",		MI_KNOB_SIZE_RANGE, MI_AT(aim_size) },
+	{ "aim-module",		MI_KNOB_STRING,	MI_AT(aim_module), 0,
+	  MODULE_NAME_LEN - 1, mi_is_modname_char,
+	  MI_KNOB_DASH_TO_UNDERSCORE },
+	{ "aim-depth",		MI_KNOB_UINT,	MI_AT(aim_depth), 1,
+	  MI_FAULT_DEPTH_MAX },
+	{ "exclude-caller",	MI_KNOB_CALLERS, MI_AT(exclude_caller), 0,
+	  MI_FAULT_PATH_LEN - 1, mi_is_caller_char },
+	{ "duration",		MI_KNOB_UINT,	MI_AT(duration), 0, INT_MAX },
+	{ "armed",		MI_KNOB_ARMED,	MI_AT(armed), 0, 1 },
+	{}
+};
+
+int mi_fault_parse_knob(const struct mi_fault_knob *k, const char *buf,
+			size_t len, unsigned int max_order_limit,
 			struct mi_fault_settings *s)
 {
-	unsigned long lo, hi;
-	unsigned int u;
-	bool set;
+	void *p = (char *)s + k->offset;
+	long long max = k->max, v;
 	int err;
 
-	switch (knob) {
-	case MI_FK_SITES:
-		return mi_fault_parse_sites(buf, len, &s->sites);
-	case MI_FK_PROBABILITY:
-		return mi_fault_parse_uint(buf, len, 0, 100, &s->probability);
-	case MI_FK_INTERVAL:
-		return mi_fault_parse_uint(buf, len, 1, INT_MAX, &s->interval);
-	case MI_FK_TIMES:
-		return mi_fault_parse_times(buf, len, &s->times);
-	case MI_FK_SPACE:
-		return mi_fault_parse_uint(buf, len, 0, INT_MAX, &s->space);
-	case MI_FK_VERBOSE:
-		return mi_fault_parse_uint(buf, len, 0, MI_FAULT_VERBOSE_MAX,
-					   &s->verbose);
-	case MI_FK_IGNORE_GFP_WAIT:
-		return mi_fault_parse_bool(buf, len, &s->ignore_gfp_wait);
-	case MI_FK_IGNORE_GFP_HIGHMEM:
-		return mi_fault_parse_bool(buf, len, &s->ignore_gfp_highmem);
-	case MI_FK_MIN_ORDER:
-		return mi_fault_parse_uint(buf, len, 0, max_order_limit,
-					   &s->min_order);
-	case MI_FK_MAX_ORDER:
-		return mi_fault_parse_uint(buf, len, 0, max_order_limit,
-					   &s->max_order);
-	case MI_FK_NTH:
-		return mi_fault_parse_uint(buf, len, 0, INT_MAX, &s->nth);
-	case MI_FK_AIM_PID:
-		err = mi_fault_parse_uint(buf, len, 0, PID_MAX_LIMIT, &u);
-		if (!err)
-			s->aim_pid = u;
-		return err;
-	case MI_FK_AIM_CHILDREN:
-		return mi_fault_parse_bool(buf, len, &s->aim_children);
-	case MI_FK_AIM_COMM:
-		return mi_fault_parse_comm(buf, len, s->aim_comm,
-					   sizeof(s->aim_comm));
-	case MI_FK_AIM_CGROUP:
-		return mi_fault_parse_path(buf, len, s->aim_cgroup,
-					   sizeof(s->aim_cgroup));
-	case MI_FK_AIM_CACHE:
-		return mi_fault_parse_name(buf, len, s->aim_cache,
-					   sizeof(s->aim_cache));
-	case MI_FK_AIM_SIZE:
-		err = mi_fault_parse_size_range(buf, len, &set, &lo, &hi);
-		if (!err) {
-			s->aim_size_set = set;
-			s->aim_size_min = lo;
-			s->aim_size_max = hi;
-		}
-		return err;
-	case MI_FK_AIM_MODULE:
-		return mi_fault_parse_module(buf, len, s->aim_module,
-					     sizeof(s->aim_module));
-	case MI_FK_AIM_DEPTH:
-		return mi_fault_parse_uint(buf, len, 1, MI_FAULT_DEPTH_MAX,
-					   &s->aim_depth);
-	case MI_FK_EXCLUDE_CALLER:
-		return mi_fault_parse_callers(buf, len, s->exclude_caller,
-					      sizeof(s->exclude_caller));
-	case MI_FK_DURATION:
-		return mi_fault_parse_uint(buf, len, 0, INT_MAX, &s->duration);
-	case MI_FK_ARMED:
-		err = mi_fault_parse_uint(buf, len, 0, 1, &u);
-		if (!err)
-			s->armed = u;
-		return err;
-	case MI_FK_NR:
-		break;
+	if (!k->name)		/* the table's end */
+		return -EINVAL;
+	if (k->flags & MI_KNOB_MAX_ORDER)
+		max = max_order_limit;
+	switch (k->type) {
+	case MI_KNOB_UINT:
+	case MI_KNOB_INT:
+	case MI_KNOB_ARMED:
+		err = mi_parse_number(buf, len, k->min, max, &v);
+		if (err)
+			return err;
+		if (k->type == MI_KNOB_UINT)
+			*(unsigned int *)p = v;
+		else if (k->type == MI_KNOB_INT)
+			*(int *)p = v;
+		else
+			*(bool *)p = v;
+		return 0;
+	case MI_KNOB_BOOL:
+		return mi_fault_parse_bool(buf, len, p);
+	case MI_KNOB_SITES:
+		return mi_parse_sites(buf, len, p);
+	case MI_KNOB_SIZE_RANGE:
+		return mi_parse_size_range(buf, len, p);
+	case MI_KNOB_STRING:
+		return mi_parse_string(k, buf, len, p);
+	case MI_KNOB_CALLERS:
+		return mi_parse_callers(k, buf, len, p);
 	}
 	return -EINVAL;
 }
 
-int mi_fault_format_knob(enum mi_fault_knob knob,
+int mi_fault_format_knob(const struct mi_fault_knob *k,
 			 const struct mi_fault_settings *s, char *buf,
 			 size_t size)
 {
-	switch (knob) {
-	case MI_FK_SITES:
-		return scnprintf(buf, size, "%s",
-				 s->sites == MI_FAULT_SITES_ALL ? "slab,pages" :
-				 s->sites == MI_FAULT_SITE_SLAB ? "slab" :
-				 s->sites == MI_FAULT_SITE_PAGES ? "pages" :
-				 "none");
-	case MI_FK_PROBABILITY:
-		return scnprintf(buf, size, "%u", s->probability);
-	case MI_FK_INTERVAL:
-		return scnprintf(buf, size, "%u", s->interval);
-	case MI_FK_TIMES:
-		return scnprintf(buf, size, "%d", s->times);
-	case MI_FK_SPACE:
-		return scnprintf(buf, size, "%u", s->space);
-	case MI_FK_VERBOSE:
-		return scnprintf(buf, size, "%u", s->verbose);
-	case MI_FK_IGNORE_GFP_WAIT:
-		return scnprintf(buf, size, "%c", s->ignore_gfp_wait ? 'Y' : 'N');
-	case MI_FK_IGNORE_GFP_HIGHMEM:
-		return scnprintf(buf, size, "%c",
-				 s->ignore_gfp_highmem ? 'Y' : 'N');
-	case MI_FK_MIN_ORDER:
-		return scnprintf(buf, size, "%u", s->min_order);
-	case MI_FK_MAX_ORDER:
-		return scnprintf(buf, size, "%u", s->max_order);
-	case MI_FK_NTH:
-		return scnprintf(buf, size, "%u", s->nth);
-	case MI_FK_AIM_PID:
-		return scnprintf(buf, size, "%d", s->aim_pid);
-	case MI_FK_AIM_CHILDREN:
-		return scnprintf(buf, size, "%c", s->aim_children ? 'Y' : 'N');
-	case MI_FK_AIM_COMM:
-		return scnprintf(buf, size, "%s", s->aim_comm);
-	case MI_FK_AIM_CGROUP:
-		return scnprintf(buf, size, "%s", s->aim_cgroup);
-	case MI_FK_AIM_CACHE:
-		return scnprintf(buf, size, "%s", s->aim_cache);
-	case MI_FK_AIM_SIZE:
-		if (!s->aim_size_set)
+	const void *p = (const char *)s + k->offset;
+	const struct mi_fault_size_range *r = p;
+
+	if (!k->name)		/* the table's end */
+		goto empty;
+	switch (k->type) {
+	case MI_KNOB_UINT:
+		return scnprintf(buf, size, "%u", *(const unsigned int *)p);
+	case MI_KNOB_INT:
+		return scnprintf(buf, size, "%d", *(const int *)p);
+	case MI_KNOB_BOOL:
+		return scnprintf(buf, size, "%c", *(const bool *)p ? 'Y' : 'N');
+	case MI_KNOB_ARMED:
+		return scnprintf(buf, size, "%d", *(const bool *)p);
+	case MI_KNOB_SITES:
+		return mi_format_sites(*(const unsigned int *)p, buf, size);
+	case MI_KNOB_SIZE_RANGE:
+		if (!r->set)
 			return scnprintf(buf, size, "%s", "");
-		return scnprintf(buf, size, "%lu-%lu", s->aim_size_min,
-				 s->aim_size_max);
-	case MI_FK_AIM_MODULE:
-		return scnprintf(buf, size, "%s", s->aim_module);
-	case MI_FK_AIM_DEPTH:
-		return scnprintf(buf, size, "%u", s->aim_depth);
-	case MI_FK_EXCLUDE_CALLER:
-		return scnprintf(buf, size, "%s", s->exclude_caller);
-	case MI_FK_DURATION:
-		return scnprintf(buf, size, "%u", s->duration);
-	case MI_FK_ARMED:
-		return scnprintf(buf, size, "%d", s->armed);
-	case MI_FK_NR:
-		break;
+		return scnprintf(buf, size, "%lu-%lu", r->min, r->max);
+	case MI_KNOB_STRING:
+	case MI_KNOB_CALLERS:
+		return scnprintf(buf, size, "%s", (const char *)p);
 	}
+empty:
 	if (size)
 		buf[0] = '\0';
 	return 0;

@@ -4,7 +4,7 @@
  * (docs/fault.md).  Pure functions: no kernel state, no debugfs, no
  * locking, so that KUnit can test them on their own.  Names that must be
  * resolved against the running kernel (pid, cgroup, cache, module) are only
- * checked for form here; fault.c resolves them.
+ * checked for form here; fault_knobs.c resolves them.
  *
  * Every parser takes the bytes written (@buf, @len, not NUL-terminated;
  * one trailing newline is ignored) and either stores the value and
@@ -31,31 +31,10 @@
 /* longest accepted write: a cgroup path and a newline */
 #define MI_FAULT_INPUT_MAX	MI_FAULT_PATH_LEN
 
-/* The knobs, in the order of the table in docs/fault.md. */
-enum mi_fault_knob {
-	MI_FK_SITES,
-	MI_FK_PROBABILITY,
-	MI_FK_INTERVAL,
-	MI_FK_TIMES,
-	MI_FK_SPACE,
-	MI_FK_VERBOSE,
-	MI_FK_IGNORE_GFP_WAIT,
-	MI_FK_IGNORE_GFP_HIGHMEM,
-	MI_FK_MIN_ORDER,
-	MI_FK_MAX_ORDER,
-	MI_FK_NTH,
-	MI_FK_AIM_PID,
-	MI_FK_AIM_CHILDREN,
-	MI_FK_AIM_COMM,
-	MI_FK_AIM_CGROUP,
-	MI_FK_AIM_CACHE,
-	MI_FK_AIM_SIZE,
-	MI_FK_AIM_MODULE,
-	MI_FK_AIM_DEPTH,
-	MI_FK_EXCLUDE_CALLER,
-	MI_FK_DURATION,
-	MI_FK_ARMED,
-	MI_FK_NR
+/* aim-size: [min, max] bytes when set */
+struct mi_fault_size_range {
+	bool set;
+	unsigned long min, max;
 };
 
 /* Every knob's value, as written (names unresolved). */
@@ -76,8 +55,7 @@ struct mi_fault_settings {
 	char aim_comm[MI_FAULT_COMM_LEN];	/* "" = any */
 	char aim_cgroup[MI_FAULT_PATH_LEN];	/* "" = any */
 	char aim_cache[MI_FAULT_NAME_LEN];	/* "" = any */
-	bool aim_size_set;
-	unsigned long aim_size_min, aim_size_max;
+	struct mi_fault_size_range aim_size;
 	char aim_module[MI_FAULT_NAME_LEN];	/* "" = any */
 	unsigned int aim_depth;		/* 1..MI_FAULT_DEPTH_MAX */
 	char exclude_caller[MI_FAULT_PATH_LEN];	/* "f,g"; "" = none */
@@ -85,48 +63,79 @@ struct mi_fault_settings {
 	bool armed;
 };
 
-extern const char *const mi_fault_knob_names[MI_FK_NR];
+/* How a knob's value is written and printed. */
+enum mi_fault_knob_type {
+	MI_KNOB_UINT,		/* unsigned int in [min, max]; "%u" */
+	MI_KNOB_INT,		/* int in [min, max] (-1: no limit); "%d" */
+	MI_KNOB_BOOL,		/* bool: Y, y, 1 or N, n, 0; prints Y or N */
+	MI_KNOB_ARMED,		/* bool: a number in [min, max]; prints 0 or 1 */
+	MI_KNOB_SITES,		/* unsigned int: "none" or site names, each once */
+	MI_KNOB_SIZE_RANGE,	/* struct mi_fault_size_range: "" or "MIN-MAX" */
+	/* char[]: "" or up to max bytes of the class @ok */
+	MI_KNOB_STRING,
+	/*
+	 * char[]: "" or up to MI_FAULT_EXCLUDE_MAX names of the class @ok
+	 * separated by single commas, up to max bytes
+	 */
+	MI_KNOB_CALLERS,
+};
+
+/* max is the parameter max_order_limit: the running kernel's highest order */
+#define MI_KNOB_MAX_ORDER	0x1U
+/* a string that is empty or starts with '/' */
+#define MI_KNOB_ABSOLUTE	0x2U
+/* a string in which '-' is stored as '_' (module names, as Kbuild's) */
+#define MI_KNOB_DASH_TO_UNDERSCORE	0x4U
+
+/*
+ * One knob file of fault/: its name, how it parses and prints (@type),
+ * where its value is in struct mi_fault_settings (@offset), and its
+ * bounds: the range of a number (MI_KNOB_UINT, MI_KNOB_INT,
+ * MI_KNOB_ARMED), the longest value of a string (MI_KNOB_STRING,
+ * MI_KNOB_CALLERS: its first max + 1 bytes, NUL-padded, are written, so
+ * the field must have as many); 0 where unused.
+ */
+struct mi_fault_knob {
+	const char *name;
+	enum mi_fault_knob_type type;
+	size_t offset;
+	long long min, max;
+	bool (*ok)(char c);		/* the bytes a string may hold */
+	unsigned int flags;		/* MI_KNOB_MAX_ORDER, ... */
+};
+
+/*
+ * The knobs, in the order of the table in docs/fault.md; a line without
+ * a name ends it.
+ */
+extern const struct mi_fault_knob mi_fault_knobs[];
 
 /* The defaults of docs/fault.md; @max_order_limit: the kernel's highest order. */
 void mi_fault_settings_init(struct mi_fault_settings *s,
 			    unsigned int max_order_limit);
 
-/* Single values. */
+/* Single values, for other files' knobs. */
 int mi_fault_parse_uint(const char *buf, size_t len, unsigned int min,
 			unsigned int max, unsigned int *out);
-int mi_fault_parse_times(const char *buf, size_t len, int *out);
 int mi_fault_parse_bool(const char *buf, size_t len, bool *out);
-int mi_fault_parse_sites(const char *buf, size_t len, unsigned int *out);
-int mi_fault_parse_size_range(const char *buf, size_t len, bool *set,
-			      unsigned long *min, unsigned long *max);
-/* a name without spaces or control characters; "" allowed */
-int mi_fault_parse_name(const char *buf, size_t len, char *out, size_t size);
 /* a command name: printable, spaces allowed, at most TASK_COMM_LEN - 1 */
 int mi_fault_parse_comm(const char *buf, size_t len, char *out, size_t size);
-/*
- * "" or up to MI_FAULT_EXCLUDE_MAX function names ([A-Za-z0-9_.]) separated
- * by single commas
- */
-int mi_fault_parse_callers(const char *buf, size_t len, char *out,
-			   size_t size);
-/* "" or an absolute path ("/..."), no spaces or control characters */
-int mi_fault_parse_path(const char *buf, size_t len, char *out, size_t size);
 
 /*
- * Parse a write of knob @knob into @s (only the field(s) of that knob
- * change, and only on success).  @max_order_limit bounds min-order and
- * max-order.  MI_FK_ARMED parses 0/1 into s->armed.
+ * Parse a write of knob @k into @s (only the field of that knob changes,
+ * and only on success).  @max_order_limit is the max of the knobs with
+ * MI_KNOB_MAX_ORDER (min-order, max-order).
  */
-int mi_fault_parse_knob(enum mi_fault_knob knob, const char *buf, size_t len,
-			unsigned int max_order_limit,
+int mi_fault_parse_knob(const struct mi_fault_knob *k, const char *buf,
+			size_t len, unsigned int max_order_limit,
 			struct mi_fault_settings *s);
 
 /*
- * Print knob @knob's value as its file shows it, without the newline, into
+ * Print knob @k's value as its file shows it, without the newline, into
  * @buf of @size bytes (NUL-terminated).  Returns the length printed.  An
  * empty string value prints as "" (the file shows an empty line).
  */
-int mi_fault_format_knob(enum mi_fault_knob knob,
+int mi_fault_format_knob(const struct mi_fault_knob *k,
 			 const struct mi_fault_settings *s, char *buf,
 			 size_t size);
 

@@ -2,7 +2,8 @@
 /*
  * KUnit suite "meminspect_fault_parse": every writable knob of
  * /sys/kernel/debug/meminspect/fault/ (docs/fault.md) through
- * mi_fault_parse_knob(), the function fault.c calls on a write: valid
+ * mi_fault_parse_knob(), the function fault_knobs.c calls on a write, on
+ * the line of mi_fault_knobs[] that makes the knob's file: valid
  * values, both ends of each range and one past them, garbage, overflow,
  * the empty write, the one trailing newline that echo adds (and a second
  * one, which is garbage), and input that is not NUL-terminated.
@@ -42,53 +43,81 @@ struct t_write {
 struct t_mem {
 	struct mi_fault_settings s, orig;
 	char buf[T_BUF], again[T_BUF];
-	char before[MI_FK_NR][T_BUF];
+	char (*before)[T_BUF];		/* one per knob */
 };
+
+static unsigned int t_nr_knobs(void)
+{
+	const struct mi_fault_knob *k;
+	unsigned int n = 0;
+
+	for (k = mi_fault_knobs; k->name; k++)
+		n++;
+	return n;
+}
 
 static struct t_mem *t_mem(struct kunit *test)
 {
 	struct t_mem *m = kunit_kzalloc(test, sizeof(*m), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, m);
+	m->before = kunit_kcalloc(test, t_nr_knobs(), T_BUF, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, m->before);
 	return m;
 }
 
-static void t_show(enum mi_fault_knob knob, const struct mi_fault_settings *s,
-		   char *buf)
+/* The line of mi_fault_knobs[] that makes file @name. */
+static const struct mi_fault_knob *t_find(struct kunit *test,
+					  const char *name)
 {
-	mi_fault_format_knob(knob, s, buf, T_BUF);
+	const struct mi_fault_knob *k;
+
+	for (k = mi_fault_knobs; k->name; k++)
+		if (!strcmp(k->name, name))
+			return k;
+	KUNIT_FAIL(test, "no knob %s", name);
+	return NULL;
+}
+
+static void t_show(const struct mi_fault_knob *k,
+		   const struct mi_fault_settings *s, char *buf)
+{
+	mi_fault_format_knob(k, s, buf, T_BUF);
 }
 
 /*
  * Apply each write to a fresh default settings struct (so one case's
  * success cannot hide the next one's no-change) and check it.
  */
-static void t_knob(struct kunit *test, enum mi_fault_knob knob,
+static void t_knob(struct kunit *test, const char *name,
 		   const struct t_write *w, unsigned int n)
 {
+	const struct mi_fault_knob *knob = t_find(test, name), *k;
 	struct t_mem *m = t_mem(test);
 	struct mi_fault_settings *s = &m->s, *orig = &m->orig;
 	char *after = m->buf;
-	unsigned int i, k;
+	unsigned int i, j;
 
+	KUNIT_ASSERT_NOT_NULL(test, knob);
 	for (i = 0; i < n; i++) {
 		size_t len = w[i].len < 0 ? strlen(w[i].in) : w[i].len;
 		int err;
 
 		mi_fault_settings_init(s, T_MAX_ORDER);
 		memcpy(orig, s, sizeof(*s));
-		for (k = 0; k < MI_FK_NR; k++)
-			t_show(k, s, m->before[k]);
+		j = 0;
+		for (k = mi_fault_knobs; k->name; k++)
+			t_show(k, s, m->before[j++]);
 
 		err = mi_fault_parse_knob(knob, w[i].in, len, T_MAX_ORDER, s);
 		KUNIT_EXPECT_EQ_MSG(test, err, w[i].err, "%s: write \"%*pE\"",
-				    mi_fault_knob_names[knob], (int)len,
+				    knob->name, (int)len,
 				    w[i].in);
 		if (err) {
 			KUNIT_EXPECT_TRUE_MSG(test,
 					      !memcmp(s, orig, sizeof(*s)),
 					      "%s: refused write \"%*pE\" changed the settings",
-					      mi_fault_knob_names[knob],
+					      knob->name,
 					      (int)len, w[i].in);
 			continue;
 		}
@@ -96,17 +125,19 @@ static void t_knob(struct kunit *test, enum mi_fault_knob knob,
 		if (w[i].shows)
 			KUNIT_EXPECT_STREQ_MSG(test, after, w[i].shows,
 					       "%s: write \"%*pE\"",
-					       mi_fault_knob_names[knob],
+					       knob->name,
 					       (int)len, w[i].in);
-		for (k = 0; k < MI_FK_NR; k++) {
-			if (k == knob)
+		j = 0;
+		for (k = mi_fault_knobs; k->name; k++) {
+			if (k == knob) {
+				j++;
 				continue;
+			}
 			t_show(k, s, after);
-			KUNIT_EXPECT_STREQ_MSG(test, after, m->before[k],
+			KUNIT_EXPECT_STREQ_MSG(test, after, m->before[j++],
 					       "%s: write \"%*pE\" changed %s",
-					       mi_fault_knob_names[knob],
-					       (int)len, w[i].in,
-					       mi_fault_knob_names[k]);
+					       knob->name, (int)len, w[i].in,
+					       k->name);
 		}
 	}
 }
@@ -150,7 +181,7 @@ static void mi_fault_sites(struct kunit *test)
 		BAD("1"),
 	};
 
-	t_knob(test, MI_FK_SITES, w, ARRAY_SIZE(w));
+	t_knob(test, "sites", w, ARRAY_SIZE(w));
 }
 
 static void mi_fault_probability(struct kunit *test)
@@ -163,8 +194,8 @@ static void mi_fault_probability(struct kunit *test)
 		RANGE("4294967296"),
 	};
 
-	t_knob(test, MI_FK_PROBABILITY, w, ARRAY_SIZE(w));
-	t_knob(test, MI_FK_PROBABILITY, t_number_garbage,
+	t_knob(test, "probability", w, ARRAY_SIZE(w));
+	t_knob(test, "probability", t_number_garbage,
 	       ARRAY_SIZE(t_number_garbage));
 }
 
@@ -177,8 +208,8 @@ static void mi_fault_interval(struct kunit *test)
 		RANGE("4294967296"),
 	};
 
-	t_knob(test, MI_FK_INTERVAL, w, ARRAY_SIZE(w));
-	t_knob(test, MI_FK_INTERVAL, t_number_garbage,
+	t_knob(test, "interval", w, ARRAY_SIZE(w));
+	t_knob(test, "interval", t_number_garbage,
 	       ARRAY_SIZE(t_number_garbage));
 }
 
@@ -191,8 +222,8 @@ static void mi_fault_times(struct kunit *test)
 		RANGE("4294967295"),
 	};
 
-	t_knob(test, MI_FK_TIMES, w, ARRAY_SIZE(w));
-	t_knob(test, MI_FK_TIMES, t_number_garbage,
+	t_knob(test, "times", w, ARRAY_SIZE(w));
+	t_knob(test, "times", t_number_garbage,
 	       ARRAY_SIZE(t_number_garbage));
 }
 
@@ -204,8 +235,8 @@ static void mi_fault_space(struct kunit *test)
 		RANGE("-1"), RANGE("2147483648"),
 	};
 
-	t_knob(test, MI_FK_SPACE, w, ARRAY_SIZE(w));
-	t_knob(test, MI_FK_SPACE, t_number_garbage,
+	t_knob(test, "space", w, ARRAY_SIZE(w));
+	t_knob(test, "space", t_number_garbage,
 	       ARRAY_SIZE(t_number_garbage));
 }
 
@@ -216,20 +247,20 @@ static void mi_fault_verbose(struct kunit *test)
 		RANGE("3"), RANGE("-1"),
 	};
 
-	t_knob(test, MI_FK_VERBOSE, w, ARRAY_SIZE(w));
-	t_knob(test, MI_FK_VERBOSE, t_number_garbage,
+	t_knob(test, "verbose", w, ARRAY_SIZE(w));
+	t_knob(test, "verbose", t_number_garbage,
 	       ARRAY_SIZE(t_number_garbage));
 }
 
 static void mi_fault_ignore_gfp_wait(struct kunit *test)
 {
-	t_knob(test, MI_FK_IGNORE_GFP_WAIT, t_bool_writes,
+	t_knob(test, "ignore-gfp-wait", t_bool_writes,
 	       ARRAY_SIZE(t_bool_writes));
 }
 
 static void mi_fault_ignore_gfp_highmem(struct kunit *test)
 {
-	t_knob(test, MI_FK_IGNORE_GFP_HIGHMEM, t_bool_writes,
+	t_knob(test, "ignore-gfp-highmem", t_bool_writes,
 	       ARRAY_SIZE(t_bool_writes));
 }
 
@@ -240,8 +271,8 @@ static void mi_fault_min_order(struct kunit *test)
 		RANGE("11"), RANGE("-1"), RANGE("4294967296"),
 	};
 
-	t_knob(test, MI_FK_MIN_ORDER, w, ARRAY_SIZE(w));
-	t_knob(test, MI_FK_MIN_ORDER, t_number_garbage,
+	t_knob(test, "min-order", w, ARRAY_SIZE(w));
+	t_knob(test, "min-order", t_number_garbage,
 	       ARRAY_SIZE(t_number_garbage));
 }
 
@@ -252,8 +283,8 @@ static void mi_fault_max_order(struct kunit *test)
 		RANGE("11"), RANGE("-1"), RANGE("4294967296"),
 	};
 
-	t_knob(test, MI_FK_MAX_ORDER, w, ARRAY_SIZE(w));
-	t_knob(test, MI_FK_MAX_ORDER, t_number_garbage,
+	t_knob(test, "max-order", w, ARRAY_SIZE(w));
+	t_knob(test, "max-order", t_number_garbage,
 	       ARRAY_SIZE(t_number_garbage));
 }
 
@@ -265,8 +296,8 @@ static void mi_fault_nth(struct kunit *test)
 		RANGE("2147483648"), RANGE("-1"),
 	};
 
-	t_knob(test, MI_FK_NTH, w, ARRAY_SIZE(w));
-	t_knob(test, MI_FK_NTH, t_number_garbage, ARRAY_SIZE(t_number_garbage));
+	t_knob(test, "nth", w, ARRAY_SIZE(w));
+	t_knob(test, "nth", t_number_garbage, ARRAY_SIZE(t_number_garbage));
 }
 
 static void mi_fault_aim_pid(struct kunit *test)
@@ -277,14 +308,14 @@ static void mi_fault_aim_pid(struct kunit *test)
 		RANGE("4194305"), RANGE("-1"), RANGE("2147483648"),
 	};
 
-	t_knob(test, MI_FK_AIM_PID, w, ARRAY_SIZE(w));
-	t_knob(test, MI_FK_AIM_PID, t_number_garbage,
+	t_knob(test, "aim-pid", w, ARRAY_SIZE(w));
+	t_knob(test, "aim-pid", t_number_garbage,
 	       ARRAY_SIZE(t_number_garbage));
 }
 
 static void mi_fault_aim_children(struct kunit *test)
 {
-	t_knob(test, MI_FK_AIM_CHILDREN, t_bool_writes,
+	t_knob(test, "aim-children", t_bool_writes,
 	       ARRAY_SIZE(t_bool_writes));
 }
 
@@ -302,7 +333,7 @@ static void mi_fault_aim_comm(struct kunit *test)
 		BAD("a\x7f"), { "a\0b", 3, -EINVAL, NULL },
 	};
 
-	t_knob(test, MI_FK_AIM_COMM, w, ARRAY_SIZE(w));
+	t_knob(test, "aim-comm", w, ARRAY_SIZE(w));
 }
 
 /* 255 and 256 bytes: the longest path and one more */
@@ -323,7 +354,7 @@ static void mi_fault_aim_cgroup(struct kunit *test)
 		{ "/a\0b", 4, -EINVAL, NULL },
 	};
 
-	t_knob(test, MI_FK_AIM_CGROUP, w, ARRAY_SIZE(w));
+	t_knob(test, "aim-cgroup", w, ARRAY_SIZE(w));
 }
 
 /* 63 and 64 bytes: the longest cache or module name and one more */
@@ -344,7 +375,7 @@ static void mi_fault_aim_cache(struct kunit *test)
 		BAD("a\nb"), BAD("\x01"), { "a\0b", 3, -EINVAL, NULL },
 	};
 
-	t_knob(test, MI_FK_AIM_CACHE, w, ARRAY_SIZE(w));
+	t_knob(test, "aim-cache", w, ARRAY_SIZE(w));
 }
 
 static void mi_fault_aim_size(struct kunit *test)
@@ -364,7 +395,7 @@ static void mi_fault_aim_size(struct kunit *test)
 		BAD("0x10-0x20"), BAD("-1-2"), { "1-\0", 3, -EINVAL, NULL },
 	};
 
-	t_knob(test, MI_FK_AIM_SIZE, w, ARRAY_SIZE(w));
+	t_knob(test, "aim-size", w, ARRAY_SIZE(w));
 }
 
 static void mi_fault_aim_module(struct kunit *test)
@@ -383,7 +414,7 @@ static void mi_fault_aim_module(struct kunit *test)
 		{ "a\0", 2, -EINVAL, NULL },
 	};
 
-	t_knob(test, MI_FK_AIM_MODULE, w, ARRAY_SIZE(w));
+	t_knob(test, "aim-module", w, ARRAY_SIZE(w));
 }
 
 static void mi_fault_aim_depth(struct kunit *test)
@@ -393,8 +424,8 @@ static void mi_fault_aim_depth(struct kunit *test)
 		RANGE("0"), RANGE("33"), RANGE("-1"),
 	};
 
-	t_knob(test, MI_FK_AIM_DEPTH, w, ARRAY_SIZE(w));
-	t_knob(test, MI_FK_AIM_DEPTH, t_number_garbage,
+	t_knob(test, "aim-depth", w, ARRAY_SIZE(w));
+	t_knob(test, "aim-depth", t_number_garbage,
 	       ARRAY_SIZE(t_number_garbage));
 }
 
@@ -408,7 +439,7 @@ static void mi_fault_exclude_caller(struct kunit *test)
 		BAD("a,,b"), BAD("a b"), BAD("a\tb"), BAD("a-b"), BAD("a\n\n"),
 	};
 
-	t_knob(test, MI_FK_EXCLUDE_CALLER, w, ARRAY_SIZE(w));
+	t_knob(test, "exclude-caller", w, ARRAY_SIZE(w));
 }
 
 static void mi_fault_duration(struct kunit *test)
@@ -418,8 +449,8 @@ static void mi_fault_duration(struct kunit *test)
 		RANGE("2147483648"), RANGE("-1"), BAD("1s"), BAD(""),
 	};
 
-	t_knob(test, MI_FK_DURATION, w, ARRAY_SIZE(w));
-	t_knob(test, MI_FK_DURATION, t_number_garbage,
+	t_knob(test, "duration", w, ARRAY_SIZE(w));
+	t_knob(test, "duration", t_number_garbage,
 	       ARRAY_SIZE(t_number_garbage));
 }
 
@@ -430,8 +461,8 @@ static void mi_fault_armed(struct kunit *test)
 		RANGE("2"), RANGE("-1"), BAD("Y"), BAD("N"),
 	};
 
-	t_knob(test, MI_FK_ARMED, w, ARRAY_SIZE(w));
-	t_knob(test, MI_FK_ARMED, t_number_garbage,
+	t_knob(test, "armed", w, ARRAY_SIZE(w));
+	t_knob(test, "armed", t_number_garbage,
 	       ARRAY_SIZE(t_number_garbage));
 }
 
@@ -446,43 +477,92 @@ static void mi_fault_knob_names_doc(struct kunit *test)
 		"aim-module", "aim-depth", "exclude-caller", "duration",
 		"armed",
 	};
-	unsigned int k;
+	const struct mi_fault_knob *k;
+	unsigned int i = 0;
 
-	KUNIT_ASSERT_EQ(test, ARRAY_SIZE(doc), (size_t)MI_FK_NR);
-	for (k = 0; k < MI_FK_NR; k++)
-		KUNIT_EXPECT_STREQ(test, mi_fault_knob_names[k], doc[k]);
+	KUNIT_ASSERT_EQ(test, ARRAY_SIZE(doc), (size_t)t_nr_knobs());
+	for (k = mi_fault_knobs; k->name; k++)
+		KUNIT_EXPECT_STREQ(test, k->name, doc[i++]);
+}
+
+/*
+ * The table's lines are consistent: names unique, each value at its own
+ * place inside struct mi_fault_settings, the numbers' ranges not empty,
+ * the strings' bytes checked.  (That each value fits its field is the
+ * cases above: a longest value written leaves every other knob as it was.)
+ */
+static void mi_fault_knob_table(struct kunit *test)
+{
+	const struct mi_fault_knob *k, *o;
+	size_t end;
+
+	for (k = mi_fault_knobs; k->name; k++) {
+		end = k->offset + 1;
+		if (k->type == MI_KNOB_STRING || k->type == MI_KNOB_CALLERS)
+			end = k->offset + k->max + 1;
+		KUNIT_EXPECT_LE_MSG(test, end, sizeof(struct mi_fault_settings),
+				    "%s", k->name);
+		for (o = mi_fault_knobs; o != k; o++) {
+			KUNIT_EXPECT_STRNEQ(test, k->name, o->name);
+			KUNIT_EXPECT_NE_MSG(test, k->offset, o->offset,
+					    "%s and %s", k->name, o->name);
+		}
+		switch (k->type) {
+		case MI_KNOB_UINT:
+		case MI_KNOB_INT:
+		case MI_KNOB_ARMED:
+			if (!(k->flags & MI_KNOB_MAX_ORDER))
+				KUNIT_EXPECT_LE_MSG(test, k->min, k->max, "%s",
+						    k->name);
+			break;
+		case MI_KNOB_STRING:
+		case MI_KNOB_CALLERS:
+			KUNIT_EXPECT_NOT_NULL_MSG(test, k->ok, "%s", k->name);
+			KUNIT_EXPECT_GT_MSG(test, k->max, 0LL, "%s", k->name);
+			break;
+		default:
+			break;
+		}
+	}
 }
 
 /* The defaults of docs/fault.md, as the files print them. */
 static void mi_fault_defaults(struct kunit *test)
 {
-	static const char *const want[MI_FK_NR] = {
-		[MI_FK_SITES] = "none", [MI_FK_PROBABILITY] = "100",
-		[MI_FK_INTERVAL] = "1", [MI_FK_TIMES] = "1",
-		[MI_FK_SPACE] = "0", [MI_FK_VERBOSE] = "1",
-		[MI_FK_IGNORE_GFP_WAIT] = "N",
-		[MI_FK_IGNORE_GFP_HIGHMEM] = "N", [MI_FK_MIN_ORDER] = "0",
-		[MI_FK_MAX_ORDER] = "10",	/* the highest order given */
-		[MI_FK_NTH] = "0", [MI_FK_AIM_PID] = "0",
-		[MI_FK_AIM_CHILDREN] = "N", [MI_FK_AIM_COMM] = "",
-		[MI_FK_AIM_CGROUP] = "", [MI_FK_AIM_CACHE] = "",
-		[MI_FK_AIM_SIZE] = "", [MI_FK_AIM_MODULE] = "",
-		[MI_FK_AIM_DEPTH] = "8", [MI_FK_EXCLUDE_CALLER] = "",
-		[MI_FK_DURATION] = "0", [MI_FK_ARMED] = "0",
+	static const struct { const char *knob, *shows; } want[] = {
+		{ "sites", "none" }, { "probability", "100" },
+		{ "interval", "1" }, { "times", "1" },
+		{ "space", "0" }, { "verbose", "1" },
+		{ "ignore-gfp-wait", "N" },
+		{ "ignore-gfp-highmem", "N" }, { "min-order", "0" },
+		{ "max-order", "10" },	/* the highest order given */
+		{ "nth", "0" }, { "aim-pid", "0" },
+		{ "aim-children", "N" }, { "aim-comm", "" },
+		{ "aim-cgroup", "" }, { "aim-cache", "" },
+		{ "aim-size", "" }, { "aim-module", "" },
+		{ "aim-depth", "8" }, { "exclude-caller", "" },
+		{ "duration", "0" }, { "armed", "0" },
 	};
+	const struct mi_fault_knob *k;
 	struct t_mem *m = t_mem(test);
 	struct mi_fault_settings *s = &m->s;
 	char *buf = m->buf;
-	unsigned int k;
+	unsigned int i;
 
+	KUNIT_ASSERT_EQ(test, ARRAY_SIZE(want), (size_t)t_nr_knobs());
 	mi_fault_settings_init(s, T_MAX_ORDER);
-	for (k = 0; k < MI_FK_NR; k++) {
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
+		k = t_find(test, want[i].knob);
+		if (!k)
+			continue;
 		t_show(k, s, buf);
-		KUNIT_EXPECT_STREQ_MSG(test, buf, want[k], "knob %s",
-				       mi_fault_knob_names[k]);
+		KUNIT_EXPECT_STREQ_MSG(test, buf, want[i].shows, "knob %s",
+				       k->name);
 	}
 	mi_fault_settings_init(s, 5);
-	t_show(MI_FK_MAX_ORDER, s, buf);
+	k = t_find(test, "max-order");
+	KUNIT_ASSERT_NOT_NULL(test, k);
+	t_show(k, s, buf);
 	KUNIT_EXPECT_STREQ(test, buf, "5");
 }
 
@@ -492,71 +572,90 @@ static void mi_fault_defaults(struct kunit *test)
  */
 static void mi_fault_round_trip(struct kunit *test)
 {
-	static const struct { enum mi_fault_knob knob; const char *v; } set[] = {
-		{ MI_FK_SITES, "slab,pages" }, { MI_FK_PROBABILITY, "37" },
-		{ MI_FK_INTERVAL, "3" }, { MI_FK_TIMES, "-1" },
-		{ MI_FK_SPACE, "512" }, { MI_FK_VERBOSE, "2" },
-		{ MI_FK_IGNORE_GFP_WAIT, "Y" },
-		{ MI_FK_IGNORE_GFP_HIGHMEM, "Y" }, { MI_FK_MIN_ORDER, "2" },
-		{ MI_FK_MAX_ORDER, "4" }, { MI_FK_NTH, "9" },
-		{ MI_FK_AIM_PID, "77" }, { MI_FK_AIM_CHILDREN, "Y" },
-		{ MI_FK_AIM_COMM, "a b" }, { MI_FK_AIM_CGROUP, "/x/y" },
-		{ MI_FK_AIM_CACHE, "kmalloc-128" },
-		{ MI_FK_AIM_SIZE, "100-200" },
-		{ MI_FK_AIM_MODULE, "meminspect_test" },
-		{ MI_FK_AIM_DEPTH, "16" },
-		{ MI_FK_EXCLUDE_CALLER, "kstrdup,f.constprop.0" },
-		{ MI_FK_DURATION, "1500" },
-		{ MI_FK_ARMED, "1" },
+	static const struct { const char *knob, *v; } set[] = {
+		{ "sites", "slab,pages" }, { "probability", "37" },
+		{ "interval", "3" }, { "times", "-1" },
+		{ "space", "512" }, { "verbose", "2" },
+		{ "ignore-gfp-wait", "Y" },
+		{ "ignore-gfp-highmem", "Y" }, { "min-order", "2" },
+		{ "max-order", "4" }, { "nth", "9" },
+		{ "aim-pid", "77" }, { "aim-children", "Y" },
+		{ "aim-comm", "a b" }, { "aim-cgroup", "/x/y" },
+		{ "aim-cache", "kmalloc-128" },
+		{ "aim-size", "100-200" },
+		{ "aim-module", "meminspect_test" },
+		{ "aim-depth", "16" },
+		{ "exclude-caller", "kstrdup,f.constprop.0" },
+		{ "duration", "1500" },
+		{ "armed", "1" },
 	};
+	const struct mi_fault_knob *k;
 	struct t_mem *m = t_mem(test);
 	struct mi_fault_settings *s = &m->s, *t = &m->orig;
 	char *buf = m->buf, *again = m->again;
-	unsigned int i, k, pass;
+	unsigned int i, pass;
 	int err;
 
+	KUNIT_ASSERT_EQ(test, ARRAY_SIZE(set), (size_t)t_nr_knobs());
 	for (pass = 0; pass < 2; pass++) {
 		mi_fault_settings_init(s, T_MAX_ORDER);
 		for (i = 0; pass && i < ARRAY_SIZE(set); i++) {
-			err = mi_fault_parse_knob(set[i].knob, set[i].v,
+			k = t_find(test, set[i].knob);
+			KUNIT_ASSERT_NOT_NULL(test, k);
+			err = mi_fault_parse_knob(k, set[i].v,
 						  strlen(set[i].v), T_MAX_ORDER,
 						  s);
 			KUNIT_ASSERT_EQ(test, err, 0);
 		}
-		for (k = 0; k < MI_FK_NR; k++) {
+		for (k = mi_fault_knobs; k->name; k++) {
 			mi_fault_settings_init(t, T_MAX_ORDER);
 			t_show(k, s, buf);
 			strcat(buf, "\n");	/* as cat prints it */
 			err = mi_fault_parse_knob(k, buf, strlen(buf),
 						  T_MAX_ORDER, t);
 			KUNIT_EXPECT_EQ_MSG(test, err, 0, "knob %s value \"%s\"",
-					    mi_fault_knob_names[k], buf);
+					    k->name, buf);
 			t_show(k, t, again);
 			strcat(again, "\n");
 			KUNIT_EXPECT_STREQ_MSG(test, again, buf, "knob %s",
-					       mi_fault_knob_names[k]);
+					       k->name);
 		}
 	}
 }
 
-/* A knob number past the table is refused and changes nothing. */
+/*
+ * A name that is no knob has no line (so no file), and the table's end,
+ * which is no knob, is refused and changes nothing.
+ */
 static void mi_fault_unknown_knob(struct kunit *test)
 {
+	static const char *const not_knobs[] = {
+		"", "settings", "stats", "log", "excluded", "aim", "sites\n",
+		"Sites", "aim_pid", "fail-nth",
+	};
+	const struct mi_fault_knob *k, *end;
 	struct t_mem *m = t_mem(test);
 	char buf[8] = "x";
+	unsigned int i;
 
+	for (i = 0; i < ARRAY_SIZE(not_knobs); i++)
+		for (k = mi_fault_knobs; k->name; k++)
+			KUNIT_EXPECT_STRNEQ(test, k->name, not_knobs[i]);
+	end = &mi_fault_knobs[t_nr_knobs()];
+	KUNIT_ASSERT_NULL(test, end->name);
 	mi_fault_settings_init(&m->s, T_MAX_ORDER);
 	memcpy(&m->orig, &m->s, sizeof(m->s));
-	KUNIT_EXPECT_EQ(test, mi_fault_parse_knob(MI_FK_NR, "1", 1,
-						  T_MAX_ORDER, &m->s), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mi_fault_parse_knob(end, "1", 1, T_MAX_ORDER,
+						  &m->s), -EINVAL);
 	KUNIT_EXPECT_TRUE(test, !memcmp(&m->s, &m->orig, sizeof(m->s)));
-	KUNIT_EXPECT_EQ(test, mi_fault_format_knob(MI_FK_NR, &m->s, buf,
+	KUNIT_EXPECT_EQ(test, mi_fault_format_knob(end, &m->s, buf,
 						   sizeof(buf)), 0);
 	KUNIT_EXPECT_STREQ(test, buf, "");
 }
 
 static struct kunit_case mi_fault_parse_cases[] = {
 	KUNIT_CASE(mi_fault_knob_names_doc),
+	KUNIT_CASE(mi_fault_knob_table),
 	KUNIT_CASE(mi_fault_defaults),
 	KUNIT_CASE(mi_fault_sites),
 	KUNIT_CASE(mi_fault_probability),
