@@ -145,6 +145,28 @@ bool mi_fault_decide(const struct mi_fault_call *c)
 
 NOKPROBE_SYMBOL(mi_fault_decide);
 
+/*
+ * A call mi_fault_decide() chose is spared after all (an excluded caller):
+ * give back what the decision used up, so that nth, interval and times
+ * fail the next matching call, as if the spared one had never been seen.
+ * Space and probability used nothing on the way to a failure.
+ */
+void mi_fault_undecide(void)
+{
+	const struct mi_fault_settings *s = &mi_fault_cfg.set;
+
+	if (s->nth) {
+		atomic_dec(&mi_fault.nth);
+		return;
+	}
+	if (s->interval > 1)
+		atomic_dec(&mi_fault.interval);
+	if (s->times != -1)
+		atomic_inc(&mi_fault.times);
+}
+
+NOKPROBE_SYMBOL(mi_fault_undecide);
+
 /* ---- arming ------------------------------------------------------------ */
 
 static void mi_fault_reset_counters(void)
