@@ -1,9 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# The reader's stall views against the kernel's own counters, under a
-# workload that reclaims (page cache of the kernel's brd ramdisk read in a
-# cgroup v2 with a 16 MiB memory.max: memcg reclaim counts pgscan_direct
-# and pgsteal_direct):
+# The reader's stall views against the kernel's own counters, under
+# workloads that reclaim: the kernel's 128 MiB brd ramdisk read again and
+# again, its page cache the only thing to reclaim (memcg reclaim is not
+# counted in /proc/vmstat's pgscan on 6.1):
+# - global reclaim: vm.min_free_kbytes raised to leave 48 MiB above the min
+#   watermark, so the page cache of the passes wakes kswapd and stalls in
+#   direct reclaim (pgscan_kswapd, pgscan_direct, allocstall move);
+# - memcg reclaim: the same reads from a cgroup v2 with a 16 MiB memory.max
+#   (the latency part: memcg_reclaim stalls).
 # - meminspect pressure --watch 1 --count 3 --json: /proc/vmstat read before
 #   the reader starts and after it ends brackets the open file's counters:
 #   the value at open (last value - the three deltas) is at least the first
@@ -22,9 +27,12 @@ CG=/sys/fs/cgroup
 DRIVERS=${MI_DRIVERS:-/meminspect/drivers}
 bg=
 cg_mounted=
+MINFREE=/proc/sys/vm/min_free_kbytes
+minfree=$(cat "$MINFREE")
 cleanup()
 {
 	[ -n "$bg" ] && kill "$bg" 2> /dev/null && wait "$bg" 2> /dev/null
+	echo "$minfree" > "$MINFREE"
 	echo 0 > "$L/armed" 2> /dev/null
 	i=0
 	while [ -d "$CG/mi-rp" ] && ! rmdir "$CG/mi-rp" 2> /dev/null && [ $i -lt 100 ]; do
@@ -63,19 +71,28 @@ else
 		diag "no reclaim workload: brd or a cgroup with memory.max failed"
 	fi
 fi
-# start_workload: the loop in the background ($bg); stop_workload ends it
+# start_workload global|memcg: the loop in the background ($bg), global:
+# with 48 MiB above the min watermark; stop_workload ends it (and puts
+# min_free_kbytes back)
 start_workload()
 {
 	[ -n "$workload" ] || return 0
-	sh -c "echo \$\$ > $CG/mi-rp/cgroup.procs &&
-		while :; do dd if=/dev/ram0 of=/dev/null bs=1M 2> /dev/null
-		echo 1 > /proc/sys/vm/drop_caches; done" &
+	echo 1 > /proc/sys/vm/drop_caches
+	if [ "$1" = global ]; then
+		free=$(awk '$1 == "MemFree:" { print $2 }' /proc/meminfo)
+		[ "$((free - 49152))" -gt "$minfree" ] && echo $((free - 49152)) > "$MINFREE"
+		sh -c "while :; do dd if=/dev/ram0 of=/dev/null bs=1M 2> /dev/null; done" &
+	else
+		sh -c "echo \$\$ > $CG/mi-rp/cgroup.procs &&
+			while :; do dd if=/dev/ram0 of=/dev/null bs=1M 2> /dev/null; done" &
+	fi
 	bg=$!
 }
 stop_workload()
 {
 	[ -n "$bg" ] && kill "$bg" 2> /dev/null && wait "$bg" 2> /dev/null
 	bg=
+	echo "$minfree" > "$MINFREE"
 }
 
 # vmstat_snap FILE: "NAME VALUE" of /proc/vmstat, with allocstall (the sum
@@ -87,8 +104,8 @@ vmstat_snap()
 }
 
 # -- pressure --watch 1 --count 3 --json against /proc/vmstat ---------------
-start_workload
-sleep 1
+start_workload global
+sleep 2
 vmstat_snap "$T/pre"
 "$MI_READER" --json pressure --watch 1 --count 3 > "$T/json" 2> "$T/err"
 rc=$?
@@ -117,8 +134,10 @@ bad=$(awk '
 		if ($1 > 1 && $5 - val[$2, $1 - 1] != $4)
 			print $2 " line " $1 ": delta " $4 " != " $5 " - " val[$2, $1 - 1]
 		val[$2, $1] = $5
+		# rate with 3 decimals, interval_s with 6: 1e-6 of the delta
 		r = $4 / $6
-		if ($3 - r > 0.0006 || r - $3 > 0.0006)
+		t = 0.0006 + $4 * 1e-6
+		if ($3 - r > t || r - $3 > t)
 			print $2 " line " $1 ": rate " $3 " != " $4 " / " $6
 	}
 	END {
@@ -144,9 +163,10 @@ fi
 check "pressure --watch --json: ${nc:-0} counters (want $want_n): value at open >= /proc/vmstat before, last value <= /proc/vmstat after, delta = change between lines, rate = delta / interval_s${badv:+ ($badv)}" \
 	[ "$good" = yes ]
 if [ -n "$workload" ] && [ "$(cap_available pressure.events)" = yes ]; then
-	moved=$(awk '$2 == "pgscan_direct" { s += $4 } END { print s + 0 }' "$T/flat")
-	check "pressure --watch: the workload's reclaim shows: pgscan_direct deltas add up to $moved > 0" \
+	moved=$(awk '$2 ~ /^pgscan_/ { s += $4 } END { print s + 0 }' "$T/flat")
+	check "pressure --watch: the workload's reclaim shows: pgscan_kswapd + pgscan_direct deltas add up to $moved > 0" \
 		[ "$moved" -gt 0 ]
+	diag "deltas: $(awk '$2 ~ /^(pgscan_|allocstall)/ { printf "%s %s, ", $2, $4 }' "$T/flat")"
 fi
 # psi: the two avg10 columns are numbers exactly where capabilities says yes
 if [ "$(cap_available pressure.psi)" = yes ]; then
@@ -179,7 +199,7 @@ if [ ! -f "$L/armed" ]; then
 	exit 0
 fi
 echo 1 > "$L/armed"
-start_workload
+start_workload memcg
 sleep 3
 "$MI_READER" latency --watch 1 --count 2 > "$T/lwatch" 2> "$T/err"
 rc=$?
