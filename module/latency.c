@@ -318,9 +318,14 @@ MI_SHOW_OPEN(mi_lat_histograms)
 static const struct file_operations mi_lat_histograms_fops =
 	MI_SHOW_FOPS(mi_lat_histograms);
 
-enum { MI_ROW_RECLAIM, MI_ROW_MEMCG, MI_NR_ROWS };
+enum { MI_ROW_DIR, MI_ROW_RECLAIM, MI_ROW_MEMCG, MI_NR_ROWS };
 
 static struct mi_cap mi_lat_caps[MI_NR_ROWS] = {
+	/*
+	 * a directory of a knob and one table: a mechanism row, as fault/ and
+	 * allocs/ (meminspect report and export read latency/histograms by it)
+	 */
+	[MI_ROW_DIR] = { .name = "latency", .kind = MI_CAP_MECHANISM },
 	[MI_ROW_RECLAIM] = { .name = "latency.direct_reclaim",
 				 .kind = MI_CAP_FIELD },
 	[MI_ROW_MEMCG] = { .name = "latency.memcg_reclaim",
@@ -343,6 +348,8 @@ static void mi_lat_cap(struct mi_cap *cap, unsigned int begin)
 int mi_latency_init(struct dentry *parent)
 {
 	for_each_kernel_tracepoint(mi_lat_find_tp, NULL);
+	mi_cap_set(&mi_lat_caps[MI_ROW_DIR], true,
+		   "directory latency/: knob armed and table histograms, log2 (ns) histograms of reclaim stalls (docs/latency.md)");
 	mi_lat_cap(&mi_lat_caps[MI_ROW_RECLAIM], 0);
 	mi_lat_cap(&mi_lat_caps[MI_ROW_MEMCG], 2);
 	mi_caps_register(&mi_lat_table, mi_lat_caps, MI_NR_ROWS);

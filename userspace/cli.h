@@ -12,6 +12,7 @@
 #include "output.h"
 
 #include <stdbool.h>
+#include <time.h>
 
 #define MI_VERSION "0.1.0"
 
@@ -46,6 +47,16 @@ struct process_opts {
 	const char *pid;	/* mm, vmas: the optional PID argument */
 };
 
+/* pressure, latency (cmd_pressure.c) */
+struct stall_opts {
+	bool table;		/* pressure --table: the N(+D) table under --watch */
+	bool open;		/* pressure --watch: fd is the open pressure file */
+	int fd;
+	struct timespec last;	/* the open or previous read (latency: round) */
+	unsigned long lines;	/* pressure --watch: lines printed, for the header */
+	struct mi_table *prev;	/* latency --watch: the previous round */
+};
+
 /* export */
 struct export_opts {
 	bool prometheus;	/* --prometheus */
@@ -58,6 +69,7 @@ struct cmd_opts {
 	struct slab_opts slab;
 	struct process_opts proc;
 	struct export_opts exp;
+	struct stall_opts stall;
 };
 
 /* Which options beyond the common ones a command takes. */
@@ -69,6 +81,7 @@ enum {
 	CMD_SORT = 16,		/* --sort rss|pss|uss|swap */
 	CMD_TYPES = 32,		/* --types (frag) */
 	CMD_OWN_ARGS = 64,	/* parses the rest of the line itself (fault) */
+	CMD_LINES = 128,	/* --watch: a line per round, no time heading (pressure unless --table) */
 };
 
 /* One round of a command (meminspect.c repeats it under --watch). */
@@ -97,6 +110,10 @@ int cmd_pressure(const struct mi_cli *c, struct cmd_opts *o);
 int cmd_zones(const struct mi_cli *c, struct cmd_opts *o);
 int cmd_buddy(const struct mi_cli *c, struct cmd_opts *o);
 int cmd_frag(const struct mi_cli *c, struct cmd_opts *o);
+
+/* cmd_pressure.c: pressure --watch (unless --table), latency */
+int cmd_pressure_lines(const struct mi_cli *c, struct cmd_opts *o);
+int cmd_latency(const struct mi_cli *c, struct cmd_opts *o);
 
 /* cmd_slab.c */
 int cmd_slab(const struct mi_cli *c, struct cmd_opts *o);

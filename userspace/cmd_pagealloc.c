@@ -293,8 +293,13 @@ int cmd_pages(const struct mi_cli *c, struct cmd_opts *o)
 	return show_zone_table(c, &o->pa, "pages");
 }
 
-/* One row per figure, keyed by section, scope and name: --watch as zones. */
+/*
+ * One row per figure, keyed by section, scope and name; --watch is the
+ * vmstat-like line per interval (cmd_pressure.c), --table --watch as zones.
+ */
 int cmd_pressure(const struct mi_cli *c, struct cmd_opts *o)
 {
+	if (c->watch && !o->stall.table)
+		return cmd_pressure_lines(c, o);
 	return show_zone_table(c, &o->pa, "pressure");
 }

@@ -30,6 +30,7 @@ static const struct dir_row {
 	const char *export[2];
 } dir_rows[] = {
 	{ "fault", { "fault/settings", "fault/stats", "fault/log" }, { "fault/stats" } },
+	{ "latency", { "latency/histograms" }, { "latency/histograms" } },
 };
 
 /* The tables behind a file row: the file itself, or a directory's tables. */

@@ -10,6 +10,7 @@
  * are labels although they look like numbers, what not to export.
  */
 #include "export.h"
+#include "hist.h"
 #include "parse.h"
 
 #include <errno.h>
@@ -20,6 +21,7 @@
 enum prom_shape {
 	PROM_WIDE,	/* a record per object, a column per figure */
 	PROM_LONG,	/* "field value unit": a record per figure */
+	PROM_HISTOGRAM,	/* latency/histograms: Prometheus histograms (hist.c) */
 };
 
 struct prom_rule {
@@ -92,6 +94,8 @@ static const struct prom_rule prom_rules[] = {
 	 * file once, so it says nothing there (rate() over value does).
 	 */
 	{ .file = "pressure", .labels = "section scope name unit", .skip = "delta" },
+	/* meminspect_latency_seconds_bucket{kind,le}, _sum, _count (hist.c) */
+	{ .file = "latency/histograms", .shape = PROM_HISTOGRAM },
 	{ .file = "mm", .left_out = "the reading process's own memory (meminspect mm PID, top)" },
 	{ .file = "vmas", .left_out = "the reading process's own mappings (meminspect vmas PID)" },
 	/*
@@ -534,6 +538,8 @@ int prom_export_table(struct prom_out *o, const char *file, const struct mi_tabl
 			fprintf(o->f, "# meminspect: %s left out: %s\n", file, r->left_out);
 		return 0;
 	}
+	if (r->shape == PROM_HISTOGRAM)
+		return prom_export_histograms(o, file, t);
 	if (r->shape == PROM_LONG && mi_field_index(t, "field") >= 0 &&
 	    mi_field_index(t, "value") >= 0)
 		return export_long(o, file, t, r);

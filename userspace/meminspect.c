@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 struct command {
 	const char *name;
@@ -78,16 +79,39 @@ static const struct command commands[] = {
 	  "with pages and bytes, from a walk of every pfn (docs/pages.md); the \"#\"\n"
 	  "note after each zone gives what was walked against present and spanned.\n"
 	  "--json: an array of objects.  --watch SECONDS and --count N as for zones.\n" },
-	{ "pressure", cmd_pressure, CMD_WATCH,
-	  "reclaim and compaction counters, PSI, watermark distances, kswapd",
+	{ "pressure", cmd_pressure, CMD_WATCH | CMD_LINES,
+	  "reclaim and compaction counters, PSI, watermark distances, kswapd (--watch: a vmstat)",
 	  "Prints the module's pressure file: one row per figure (section, scope,\n"
 	  "name, value, delta, unit): the vmstat reclaim and compaction counters,\n"
 	  "PSI memory averages and totals, each zone's free pages and distance to\n"
 	  "its watermarks, kswapd's state per node (docs/pressure.md).  delta is\n"
-	  "the change since the module file's previous read by the same open file:\n"
-	  "each round here opens it anew, so use --watch SECONDS (and --count N),\n"
-	  "whose N(+D) shows the change between rounds, as for zones.\n"
-	  "--json: an array of objects.\n" },
+	  "the change since the module file's previous read by the same open file.\n"
+	  "--json: an array of objects.\n"
+	  "--watch SECONDS is a 'vmstat SECONDS' for memory: the file stays open and\n"
+	  "every SECONDS one line gives the interval's rates per second of\n"
+	  "allocstall, pgscan and pgsteal (direct, kswapd), compact_stall,\n"
+	  "compact_fail, oom_kill and workingset refaults (anon, file), then PSI\n"
+	  "memory some/full avg10 in percent; '-' where the kernel has no such\n"
+	  "counter.  The first line comes after one interval and covers it.  The\n"
+	  "header is repeated every screenful ($LINES, else 24, when not a terminal).\n"
+	  "With --json, one object per line: {\"time\": ..., \"interval_s\": 1.000123,\n"
+	  "\"allocstall\": {\"rate\": 2.000, \"delta\": 2, \"value\": 17}, ...,\n"
+	  "\"some_avg10\": 0.12, \"full_avg10\": 0.00} (null where '-').\n"
+	  "--table --watch SECONDS prints the whole table each round instead, with\n"
+	  "N(+D) for what moved, as for zones; --count N stops after N rounds.\n" },
+	{ "latency", cmd_latency, CMD_WATCH,
+	  "how long tasks stalled in reclaim: histograms, as bpftrace's hist()",
+	  "Prints the module's latency/histograms as bpftrace prints hist(): per kind\n"
+	  "(direct_reclaim, memcg_reclaim) a line with events, sum, mean and\n"
+	  "unpaired, then one row per bucket of 2^i ns from the first to the last\n"
+	  "non-empty one: [lo, hi) (in ns/us/ms/s, 3 digits), count, a bar of @\n"
+	  "(docs/latency.md).  The counts are since the module's latency/armed knob\n"
+	  "was last set to 1; meminspect does not write it (echo 1 > .../armed).\n"
+	  "--watch SECONDS: the first round since arming, then each round the\n"
+	  "interval's histogram (the difference of two reads); --count N.\n"
+	  "--json: {\"armed\": 1, \"interval_ms\": null, \"kinds\": [{\"kind\": ...,\n"
+	  "\"events\": N, \"sum_ns\": N, \"mean_ns\": N, \"unpaired\": N, \"buckets\":\n"
+	  "[{\"lo_ns\": 0, \"hi_ns\": 2, \"count\": N}, ...]}], \"reset\": 0}.\n" },
 	{ "report", cmd_report, CMD_WATCH, "every file the module offers, one table each",
 	  "Prints every file that capabilities lists with kind=file, each under a\n"
 	  "\"== FILE ==\" heading; unavailable files are listed with the reason.\n"
@@ -161,8 +185,11 @@ static const char options_help[] =
 	"  -h, --help      show this help; after COMMAND, that command's help\n"
 	"  -V, --version   print the reader's and the loaded module's versions\n"
 	"  -w, --watch SECONDS  repeat every SECONDS (all but capabilities; zones,\n"
-	"                  buddy, frag show changes as N(+D))\n"
+	"                  buddy, frag show changes as N(+D); pressure prints a line\n"
+	"                  of rates per interval, latency each interval's histogram)\n"
 	"  -n, --count N   with --watch: stop after N rounds\n"
+	"pressure only:\n"
+	"  --table         with --watch: the whole table each round, not a line\n"
 	"frag only:\n"
 	"  --types         the split by migratetype (a walk of every free list)\n"
 	"vmas, top:\n"
@@ -249,7 +276,7 @@ static int version(const struct mi_access *a)
 enum { OPT_DONE = -1, OPT_EXIT_OK = -2 };
 enum {
 	OPT_PROMETHEUS = 256, OPT_TEXTFILE_DIR, OPT_PER_PID, OPT_SORT, OPT_TOP, OPT_ALIASES,
-	OPT_TYPES,
+	OPT_TYPES, OPT_TABLE,
 };
 
 /*
@@ -274,6 +301,7 @@ static int parse_options(struct ctx *c, int argc, char **argv, const struct comm
 		{ "top", required_argument, NULL, OPT_TOP },
 		{ "aliases", no_argument, NULL, OPT_ALIASES },
 		{ "types", no_argument, NULL, OPT_TYPES },
+		{ "table", no_argument, NULL, OPT_TABLE },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *shorts = cmd ? ":d:jHhVw:n:" : "+:d:jHhVw:n:";
@@ -346,6 +374,9 @@ static int parse_options(struct ctx *c, int argc, char **argv, const struct comm
 		case OPT_TYPES:
 			c->opts.pa.types = true;
 			break;
+		case OPT_TABLE:
+			c->opts.stall.table = true;
+			break;
 		default:
 			return mi_option_error(NULL, opt, argv, shorts);
 		}
@@ -388,6 +419,8 @@ static int check_options(struct ctx *ctx, const struct command *cmd)
 		return mi_bad_usage("--top and --aliases are slab options");
 	if (ctx->opts.pa.types && !(cmd->flags & CMD_TYPES))
 		return mi_bad_usage("--types is a frag option");
+	if (ctx->opts.stall.table && !(cmd->flags & CMD_LINES))
+		return mi_bad_usage("--table is a pressure option");
 	if (slab_sorts_by_growth(s) && !c->watch)
 		return mi_bad_usage("--sort growth needs --watch");
 	return OPT_DONE;
@@ -422,7 +455,9 @@ static int run_command(struct ctx *ctx, const struct command *cmd)
 	for (;;) {
 		struct timespec ts = { .tv_sec = c->watch };
 
-		if (!c->json && !ctx->opts.exp.textfile_dir && !(cmd->flags & CMD_EXPORT)) {
+		bool lines = (cmd->flags & CMD_LINES) && !ctx->opts.stall.table;
+
+		if (!c->json && !ctx->opts.exp.textfile_dir && !(cmd->flags & CMD_EXPORT) && !lines) {
 			time_t now = time(NULL);
 			char when[64];
 
@@ -511,5 +546,8 @@ int main(int argc, char **argv)
 	st = run_command(&c, cmd);
 	mi_table_free(c.opts.pa.prev);
 	mi_table_free(c.opts.slab.prev);
+	mi_table_free(c.opts.stall.prev);
+	if (c.opts.stall.open)
+		close(c.opts.stall.fd);
 	return finish(st);
 }

@@ -7,6 +7,7 @@
 #include "views.h"
 #include "access.h"
 #include "cli.h"
+#include "hist.h"
 #include "output.h"
 #include "parse.h"
 #include "status.h"
@@ -136,6 +137,8 @@ static const char *const no_fields[] = { NULL };
 static const char *const zones_fields[] = { "node", "zone", NULL };
 static const char *const buddy_fields[] = { "node", "zone", "migratetype", NULL };
 static const char *const frag_fields[] = { "node", "zone", "order", NULL };
+static const char *const latency_fields[] = { "kind", "events", "sum_ns", "unpaired", "buckets",
+					      NULL };
 
 static const struct file_view {
 	const char *file;	/* NULL: any other file */
@@ -150,6 +153,8 @@ static const struct file_view {
 	{ "buddy", buddy_fields, check_zone_table, json_zone_table },
 	{ "fragmentation", frag_fields, check_zone_table, json_zone_table },
 	{ "fragmentation_types", frag_fields, check_zone_table, json_zone_table },
+	/* buckets as an array of counts */
+	{ "latency/histograms", latency_fields, check_latency, json_zone_table },
 	{ NULL, no_fields, NULL, json_records },
 };
 

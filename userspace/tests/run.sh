@@ -510,7 +510,7 @@ run "$M" --dir "$FX/census" --json pressure
 is "pressure --json: section, scope, name, integers, '-' as null" '{"section":"zone","scope":"0/DMA","name":"min","value":179,"delta":null,"unit":"pages"}' \
 	"$(jq -c '.[] | select(.scope == "0/DMA" and .name == "min")' <<<"$out")"
 cp -r "$FX/census" "$tmp/cw"
-"$M" --dir "$tmp/cw" pressure --watch 1 --count 2 >"$tmp/cw.out" 2>"$tmp/cw.err" &
+"$M" --dir "$tmp/cw" pressure --table --watch 1 --count 2 >"$tmp/cw.out" 2>"$tmp/cw.err" &
 wpid=$!
 wait_grep '^vmstat ' "$tmp/cw.out"
 sed -i -e 's/^vmstat all allocstall 0 0 events$/vmstat all allocstall 7 7 events/' \
@@ -793,5 +793,9 @@ has "zones value not an integer: message" "zones:2: value is not an integer '12k
 # ---- fault (its own file: a fake module and a fake kernel) ----
 
 . "$here/fault.sh"
+
+# ---- pressure --watch, latency, latency export (its own file) ----
+
+. "$here/stall.sh"
 
 tap_close

@@ -1,0 +1,243 @@
+# SPDX-License-Identifier: GPL-2.0
+# Host tests of `meminspect pressure --watch` (the vmstat view) and
+# `meminspect latency`, and of the latency histograms' export: sourced by
+# run.sh (its ok/is/has/run, $M, $tmp, $FX). fixtures/stall/ is a 7.3
+# guest under global reclaim (brd page cache read with vm.min_free_kbytes
+# raised) and memcg reclaim (the same in a cgroup with a 16 MiB
+# memory.max), latency armed: pressure and pressure.read2 are two reads of
+# one open pressure file 1.5 s apart, latency/histograms and
+# latency/histograms.later two reads of the histograms with reclaim in
+# between; capabilities is cut to the rows of those files.
+
+SX=$FX/stall
+
+# fixture_col FILE SECTION NAME COLUMN: a record's value (4) or delta (5)
+fixture_col() {
+	awk -v s="$2" -v n="$3" -v c="$4" '$1 == s && $3 == n { print $c }' "$1"
+}
+
+# ---- pressure --watch: one line per interval, from the open file's deltas ----
+
+# The file is kept open, so it is rewritten in place (same inode) between
+# the two rounds: the second line must show the second read's deltas.
+mkdir -p "$tmp/sw"
+cp "$SX/capabilities" "$SX/pressure" "$tmp/sw/"
+"$M" --dir "$tmp/sw" --json pressure --watch 1 --count 2 >"$tmp/sw.out" 2>"$tmp/sw.err" &
+wpid=$!
+wait_grep '^{' "$tmp/sw.out"
+cat "$SX/pressure.read2" >"$tmp/sw/pressure"
+wait "$wpid"
+is "pressure --watch 1 --count 2 --json: exit 0, nothing on stderr" "0 " "$? $(<"$tmp/sw.err")"
+is "pressure --watch --json: two lines, each one JSON object (jq -c per line)" "2 2" \
+	"$(wc -l <"$tmp/sw.out") $(jq -c . "$tmp/sw.out" | wc -l)"
+for r in 1 2; do
+	f=$SX/pressure
+	[ $r = 2 ] && f=$SX/pressure.read2
+	line=$(sed -n "${r}p" "$tmp/sw.out")
+	bad=
+	for n in allocstall pgscan_direct pgscan_kswapd pgsteal_direct pgsteal_kswapd compact_stall \
+		compact_fail oom_kill workingset_refault_anon workingset_refault_file; do
+		want="$(fixture_col "$f" vmstat "$n" 5) $(fixture_col "$f" vmstat "$n" 4)"
+		got=$(jq -r --arg n "$n" '"\(.[$n].delta) \(.[$n].value)"' <<<"$line")
+		[ "$got" = "$want" ] || bad="$bad $n: got '$got' want '$want';"
+		# rate = delta / interval_s, printed with 3 decimals (interval_s with 6)
+		jq -e --arg n "$n" '. as $o | (($o[$n].rate - $o[$n].delta / $o.interval_s) | fabs) < 0.0006 + $o[$n].delta * 1e-6' \
+			>/dev/null <<<"$line" || bad="$bad $n: rate $(jq -c --arg n "$n" '[.[$n].rate, .interval_s]' <<<"$line");"
+	done
+	for n in some_avg10 full_avg10; do
+		want=$(awk -v v="$(fixture_col "$f" psi "$n" 4)" 'BEGIN { printf "%.2f", v / 100 }')
+		got=$(jq -r --arg n "$n" '.[$n] | tostring' <<<"$line")
+		# jq prints 0.5 for 0.50: compare as numbers
+		awk -v a="$got" -v b="$want" 'BEGIN { exit !(a + 0 == b + 0) }' ||
+			bad="$bad $n: got $got want $want;"
+	done
+	is "pressure --watch --json line $r: delta and value of read $r, rate = delta / interval_s, psi avg10 in %" \
+		"" "$bad"
+done
+[ -s "$tmp/sw.out" ] && jq -e -s 'all(.interval_s > 0.9 and .interval_s < 5) and all(.time | test("^[0-9-]+T[0-9:]+Z$"))' \
+	"$tmp/sw.out" >/dev/null
+ok $? "pressure --watch --json: each line's interval is the measured one, time in UTC" "$(cat "$tmp/sw.out")"
+# the two reads must differ somewhere, or the test above proves nothing
+if cmp -s <(awk '$1 == "vmstat" { print $5 }' "$SX/pressure") \
+	<(awk '$1 == "vmstat" { print $5 }' "$SX/pressure.read2"); then
+	ok 1 "fixtures: the two pressure reads have different deltas"
+else
+	ok 0 "fixtures: the two pressure reads have different deltas"
+fi
+
+# text: two header lines, then one line of 12 columns; the header again
+# every screenful ($LINES when stdout is not a terminal)
+cp "$SX/pressure.read2" "$tmp/sw/pressure"
+run env LINES=5 "$M" --dir "$tmp/sw" pressure --watch 1 --count 4
+is "pressure --watch 1 --count 4: exit 0" "0 " "$rc $err"
+is "pressure --watch: no time heading, header repeated every \$LINES - 2 lines" \
+	"H H D D D H H D" \
+	"$(awk '/^-/ { printf "H " ; next } /alloc/ { printf "H "; next } NF == 12 { printf "D " }' <<<"$out" | sed 's/ $//')"
+is "pressure --watch: the header names the columns" \
+	"alloc direct kswapd direct kswapd stall fail kill anon file some% full%" \
+	"$(sed -n 2p <<<"$out" | tr -s ' ' | sed 's/^ //')"
+want=$(awk '$1 == "vmstat" { v[$3] = $5 } $1 == "psi" { p[$3] = $4 }
+	END { printf "%.2f %.2f", p["some_avg10"] / 100, p["full_avg10"] / 100 }' "$SX/pressure.read2")
+is "pressure --watch: psi some/full avg10 in percent as the last columns" "$want" \
+	"$(sed -n 3p <<<"$out" | awk '{ print $11, $12 }')"
+bad=$(sed -n 3p <<<"$out" | awk -v f="$SX/pressure.read2" '
+	BEGIN {
+		split("allocstall pgscan_direct pgscan_kswapd pgsteal_direct pgsteal_kswapd compact_stall compact_fail oom_kill workingset_refault_anon workingset_refault_file", n)
+		while ((getline l < f) > 0) { split(l, a); if (a[1] == "vmstat") d[a[3]] = a[5] }
+	}
+	{
+		for (i = 1; i <= 10; i++) {
+			# a rate over 1 s and a bit (a loaded host): delta / 1.5 .. delta
+			if ($i < d[n[i]] / 1.5 - 0.1 || $i > d[n[i]] + 0.1)
+				print n[i] ": " $i " for delta " d[n[i]]
+		}
+	}')
+is "pressure --watch: each column the rate of its counter (delta over about 1 s)" "" "$bad"
+
+# a kernel without VM_EVENT_COUNTERS and PSI (the debug lane: capabilities
+# pressure.events and pressure.psi say no) has no such records: '-', never 0
+mkdir -p "$tmp/snd"
+grep -Ev '^vmstat all (allocstall|pgscan_|pgsteal_|oom_kill)|^psi ' "$SX/pressure.read2" \
+	>"$tmp/snd/pressure"
+run "$M" --dir "$tmp/snd" pressure --watch 1 --count 1
+is "pressure --watch, records left out: exit 0" "0 " "$rc $err"
+is "pressure --watch, records left out: '-' in their columns, the others numbers" \
+	"- - - - - N N - N N - -" \
+	"$(sed -n 3p <<<"$out" | awk '{ for (i = 1; i <= NF; i++) printf "%s%s", (i > 1 ? " " : ""), $i == "-" ? "-" : ($i ~ /^[0-9.]+$/ ? "N" : "?" $i) }')"
+run "$M" --dir "$tmp/snd" --json pressure --watch 1 --count 1
+is "pressure --watch --json, records left out: null, never 0" \
+	"null null null null true true" \
+	"$(jq -r '[.allocstall, .pgscan_direct, .some_avg10, .full_avg10, (.compact_stall.rate != null), (.workingset_refault_file.delta != null)] | map(tostring) | join(" ")' <<<"$out")"
+
+# --table --watch keeps the N(+D) table
+run "$M" --dir "$tmp/sw" pressure --table --watch 1 --count 1
+has "pressure --table --watch: the whole table under a time heading" "section" "$out"
+run "$M" --dir "$SX" zones --table
+is "--table given to another command: usage error" 2 "$rc"
+has "--table given to another command: message" "--table is a pressure option" "$err"
+
+# ---- latency: the histograms as bpftrace's hist() ----
+
+run "$M" --dir "$SX" latency
+is "latency: exit 0" "0 " "$rc $err"
+bad=$(awk -v f="$SX/latency/histograms" '
+	BEGIN { while ((getline l < f) > 0) { split(l, a); if (a[1] != "kind") { ev[a[1]] = a[2]; up[a[1]] = a[4] } } }
+	/^@/ { k = substr($1, 2); sub(/:$/, "", k); seen[k] = 1
+		if ($3 != ev[k] ",") print k ": events " $3 " want " ev[k]
+		if ($NF != up[k]) print k ": unpaired " $NF " want " up[k] }
+	/^\[/ { n = $0; sub(/^[^)]*\) */, "", n); split(n, c, " "); rows[k] += c[1] }
+	END { for (k in ev) { if (!seen[k]) print k ": no block"; if (rows[k] != ev[k]) print k ": rows add up to " rows[k] " not " ev[k] } }' <<<"$out")
+is "latency: a block per kind, events and unpaired as the file, the rows add up to events" "" "$bad"
+n=$(awk '$1 == "memcg_reclaim" || $1 == "direct_reclaim" { printf "%s", ($2 > 0 ? "y" : "n") }' \
+	"$SX/latency/histograms.later")
+is "fixtures: direct_reclaim and memcg_reclaim have events" yy "$n"
+
+# bucket bounds: [2^i, 2^(i+1)) ns in ns/us/ms/s, 3 digits; the first from
+# 0, the last open; the rows from the first to the last non-empty bucket
+mkdir -p "$tmp/lb/latency"
+awk 'BEGIN {
+	print "kind events sum_ns unpaired buckets"
+	for (i = 0; i < 40; i++) b = b (i ? "," : "") (i == 0 || i == 10 || i == 20 || i == 30 ? 1 : i == 39 ? 2 : 0)
+	print "direct_reclaim 6 1100000000000 3 " b
+	e = "0"; for (i = 1; i < 40; i++) e = e ",0"
+	print "memcg_reclaim 0 0 0 " e
+}' >"$tmp/lb/latency/histograms"
+echo 1 >"$tmp/lb/latency/armed"
+run "$M" --dir "$tmp/lb" latency
+is "latency: bounds of buckets 0, 10, 20, 30, 39 (2^i ns, 3 digits), bar of 52 @ at the largest count" \
+	"[0ns, 2ns) 1 26
+[1.02us, 2.05us) 1 26
+[1.05ms, 2.10ms) 1 26
+[1.07s, 2.15s) 1 26
+[550s, ...) 2 52" \
+	"$(awk -F'|' '/^\[/ { split($1, a, ")"); n = split(a[2], c, " "); b = $2; gsub(/ /, "", b)
+		if (c[1] != 0) print a[1] ") " c[1], length(b) }' <<<"$out")"
+is "latency: every bucket from the first non-empty to the last" 40 "$(grep -c '^\[' <<<"$out")"
+has "latency: events, sum, mean, unpaired" "@direct_reclaim: events 6, sum 1100s, mean 183s, unpaired 3" "$out"
+has "latency: a kind without events: its line only" "@memcg_reclaim: events 0, unpaired 0" "$out"
+echo 0 >"$tmp/lb/latency/armed"
+run "$M" --dir "$tmp/lb" latency
+has "latency: disarmed is said" "# disarmed: nothing is measured" "$out"
+
+run "$M" --dir "$SX" --json latency
+[ -n "$out" ] && jq -e --slurpfile h <(awk 'NR > 1 { print "{\"k\":\"" $1 "\",\"e\":" $2 ",\"s\":" $3 "}" }' "$SX/latency/histograms") '
+	.armed == 1 and .reset == 0 and .interval_ms == null and (.kinds | length) == ($h | length)
+	and all(.kinds[]; . as $k | ($h[] | select(.k == $k.kind)) as $f |
+		$k.events == $f.e and $k.sum_ns == $f.s
+		and ([$k.buckets[].count] | add) == $k.events
+		and ($k.buckets | length) == 40
+		and all(range(0; 39) as $i | $k.buckets[$i]; .hi_ns == pow(2; (.lo_ns | if . == 0 then 0 else log2 end) + 1))
+		and $k.buckets[39].hi_ns == null and $k.buckets[1].lo_ns == 2)' >/dev/null <<<"$out"
+ok $? "latency --json: events and sum_ns as the file, buckets [2^i, 2^(i+1)) ns adding up to events (jq)" "$out"
+
+# --watch: the interval's histogram, the difference of two reads
+mkdir -p "$tmp/lw/latency"
+cp "$SX/latency/histograms" "$SX/latency/armed" "$tmp/lw/latency/"
+"$M" --dir "$tmp/lw" --json latency --watch 1 --count 3 >"$tmp/lw.out" 2>"$tmp/lw.err" &
+wpid=$!
+wait_grep '"reset"' "$tmp/lw.out"
+cp "$SX/latency/histograms.later" "$tmp/lw/latency/histograms"
+sleep 1.2
+cp "$SX/latency/histograms" "$tmp/lw/latency/histograms"
+wait "$wpid"
+is "latency --watch 1 --count 3 --json: exit 0, three documents" "0 3" "$? $(jq -s length "$tmp/lw.out")"
+want=$(awk 'FNR == 1 { next } FILENAME ~ /later/ { l[$1] = $2; next } { e[$1] = $2 }
+	END { for (k in l) printf "%s=%d ", k, l[k] - e[k] }' "$SX/latency/histograms" \
+	"$SX/latency/histograms.later" | tr ' ' '\n' | sort | xargs)
+is "latency --watch: the second round is the difference of the two reads" "$want" \
+	"$(jq -s -r '.[1].kinds[] | "\(.kind)=\(.events)"' "$tmp/lw.out" | sort | xargs)"
+jq -s -e '.[1].interval_ms > 500 and .[1].reset == 0 and
+	all(.[1].kinds[]; ([.buckets[].count] | add) == .events)' "$tmp/lw.out" >/dev/null
+ok $? "latency --watch: an interval, buckets of the difference adding up" "$(jq -s -c '.[1]' "$tmp/lw.out")"
+jq -s -e '.[2].reset == 1' "$tmp/lw.out" >/dev/null
+ok $? "latency --watch: counts that went down (re-armed) are said: reset 1" "$(jq -s -c '.[2]' "$tmp/lw.out")"
+
+# ---- export: Prometheus histograms ----
+
+run "$M" --dir "$SX" export --prometheus
+is "export of the stall fixtures: exit 0" "0 " "$rc $err"
+has "export: latency histograms as one family of type histogram" \
+	"# TYPE meminspect_latency_seconds histogram" "$out"
+has "export: the latency directory is ok" 'meminspect_file_ok{file="latency"} 1' "$out"
+bad=$(awk -v f="$SX/latency/histograms" '
+	BEGIN {
+		while ((getline l < f) > 0) {
+			split(l, a, " ")
+			if (a[1] == "kind") continue
+			n = split(a[5], b, ",")
+			sum[a[1]] = a[3]; c = 0
+			for (i = 1; i <= n; i++) {
+				c += b[i]
+				le = i < n ? sprintf("%.12g", 2 ^ i / 1e9) : "+Inf"
+				want[a[1], le] = c
+			}
+			total[a[1]] = c; nb[a[1]] = n
+		}
+	}
+	/^meminspect_latency_seconds_bucket/ {
+		match($0, /kind="[^"]*"/); k = substr($0, RSTART + 6, RLENGTH - 7)
+		match($0, /le="[^"]*"/); le = substr($0, RSTART + 4, RLENGTH - 5)
+		got[k]++
+		if (!((k, le) in want)) print k " unexpected le " le
+		else if ($2 != want[k, le]) print k " le " le ": " $2 " want " want[k, le]
+	}
+	/^meminspect_latency_seconds_count/ { match($0, /kind="[^"]*"/); k = substr($0, RSTART + 6, RLENGTH - 7)
+		if ($2 != total[k]) print k " _count " $2 " want " total[k] }
+	/^meminspect_latency_seconds_sum/ { match($0, /kind="[^"]*"/); k = substr($0, RSTART + 6, RLENGTH - 7)
+		if ($2 * 1e9 - sum[k] > 1 || sum[k] - $2 * 1e9 > 1) print k " _sum " $2 " want " sum[k] " ns" }
+	END { for (k in nb) if (got[k] != nb[k]) print k ": " got[k] " buckets, want " nb[k] }' <<<"$out")
+is "export: cumulative buckets with le = 2^(i+1) ns in seconds and +Inf, _count = +Inf, _sum in seconds" "" "$bad"
+has "export: the first bucket's le" 'meminspect_latency_seconds_bucket{kind="direct_reclaim",le="2e-09"}' "$out"
+has "export: the last finite le, 2^39 ns" 'meminspect_latency_seconds_bucket{kind="memcg_reclaim",le="549.755813888"}' "$out"
+has "export: unpaired as a counter per kind" 'meminspect_latency_unpaired_total{kind="memcg_reclaim"}' "$out"
+if command -v promtool >/dev/null; then
+	stall=$out
+	run promtool check metrics <<<"$stall"
+	is "export of the stall fixtures: promtool check metrics is silent and exits 0" "0 " "$rc $out$err"
+else
+	skip "export of the stall fixtures: promtool check metrics" "no promtool (Debian package prometheus)"
+fi
+run "$M" --dir "$SX" --json report
+[ -n "$out" ] && jq -e '.latency.histograms | length > 0 and all(.[]; (.buckets | type) == "array")' \
+	>/dev/null <<<"$out"
+ok $? "report --json: latency/histograms by its capabilities row, buckets as arrays" "$out"
