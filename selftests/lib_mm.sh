@@ -41,6 +41,7 @@ churn_stop()
 # until $T/stop exists, then leaves "READS BAD" in $T/rK.
 readers_start()
 {
+	rm -f "$T/stop"
 	_rs_k=1
 	while [ "$_rs_k" -le "$1" ]; do
 		readers_loop "$_rs_k" "$2" "$3" &
