@@ -126,7 +126,7 @@ fi
 
 # disarmed: the same workload, briefly, sees no error
 "$PROG" storm 1 > "$T/after" 2>&1 &
-started "$T/after"
+wait_line "$T/after" '^pid ' $! 100
 kill -USR1 $!
 wait $!
 # shellcheck disable=SC2046
