@@ -25,22 +25,9 @@ ROUNDS=${ROUNDS:-3} REMOVES=${REMOVES:-2} CHURN_MIB=${CHURN_MIB:-64}
 MEM=/sys/devices/system/memory
 REST="order_[0-9]+:32:2 pageblocks:2:1 nr_free_[0-9]+:32:2"
 REST_IDX="unusable_permille:10:0 extfrag_permille:10:0"
-EXTFRAG=$MI_DEBUGFS/extfrag
 READERS=3
 
-T=$(mi_tmpdir hotplug) || exit 1
-pids=
-churn_pid=
-cleanup()
-{
-	for p in $pids $churn_pid; do
-		kill "$p" 2>/dev/null
-	done
-	wait 2>/dev/null
-	rm -rf "$T"
-}
-trap cleanup EXIT
-trap 'exit 143' TERM INT
+mm_setup hotplug
 
 require_file "$MI_DIR/buddy"
 require_file "$MI_DIR/fragmentation_types"
@@ -96,45 +83,28 @@ check "the DIMM's blocks are in ZONE_MOVABLE (valid_zones: $zones)" \
 mi_reload walk_budget=8
 check "meminspect reloaded with walk_budget=8" mi_loaded
 
-"$ST_DIR/progs/churn" 600 "$CHURN_MIB" > "$T/churn.out" 2>&1 &
-churn_pid=$!
+churn_start 600 "$CHURN_MIB"
 
-# reader N: loop over the walking files and the reader until $T/stop;
-# count reads and failed or incomplete ones in $T/rN
-reader()
+# read_one K FILE: reader K reads FILE (one of the walking files, or
+# "reader": `meminspect frag --types`); fails if the read fails or is
+# incomplete
+read_one()
 {
-	_n=0 _bad=0
-	while [ ! -e "$T/stop" ]; do
-		for f in buddy fragmentation_types fragmentation reader; do
-			if [ "$f" = reader ]; then
-				"$MI_READER" frag --types > "$T/out$1" 2> "$T/err$1"
-			else
-				cat "$MI_DIR/$f" > "$T/out$1" 2> "$T/err$1"
-			fi
-			if [ $? -ne 0 ] || ! grep -q '^ *node  *zone ' "$T/out$1"; then
-				_bad=$((_bad + 1))
-				echo "reader $1: $f: $(head -c 200 "$T/err$1")" >&2
-			elif [ "$f" != fragmentation ] && ! grep -q '^# walk: ' "$T/out$1"; then
-				_bad=$((_bad + 1))
-				echo "reader $1: $f: no walk note" >&2
-			fi
-			_n=$((_n + 1))
-		done
-	done
-	echo "$_n $_bad" > "$T/r$1"
+	if [ "$2" = reader ]; then
+		"$MI_READER" frag --types > "$T/out$1" 2> "$T/err$1"
+	else
+		cat "$MI_DIR/$2" > "$T/out$1" 2> "$T/err$1"
+	fi
+	if [ $? -ne 0 ] || ! grep -q '^ *node  *zone ' "$T/out$1"; then
+		echo "reader $1: $2: $(head -c 200 "$T/err$1")" >&2
+		return 1
+	elif [ "$2" != fragmentation ] && ! grep -q '^# walk: ' "$T/out$1"; then
+		echo "reader $1: $2: no walk note" >&2
+		return 1
+	fi
 }
 
-reads_good()
-{
-	[ "$1" -gt 0 ] && [ "$2" -eq 0 ]
-}
-
-i=1
-while [ "$i" -le "$READERS" ]; do
-	reader "$i" &
-	pids="$pids $!"
-	i=$((i + 1))
-done
+readers_start "$READERS" read_one "buddy fragmentation_types fragmentation reader"
 sleep 2
 
 # ---- 1: offline and online every block, in the guest ----
@@ -192,22 +162,7 @@ check "device_del: the DIMM was removed (memory blocks gone) $removed of $REMOVE
 	[ "$removed" -eq "$REMOVES" ]
 check "device_add: the DIMM came back online $added of $REMOVES times" [ "$added" -eq "$REMOVES" ]
 
-touch "$T/stop"
-for p in $pids; do
-	wait "$p"
-done
-pids=
-i=1
-while [ "$i" -le "$READERS" ]; do
-	if [ -r "$T/r$i" ]; then
-		read -r n bad < "$T/r$i"
-		check "reader $i: $n reads of buddy/fragmentation_types/fragmentation/frag --types across the hot-remove, $bad failed or incomplete" \
-			reads_good "$n" "$bad"
-	else
-		fail "reader $i reported nothing"
-	fi
-	i=$((i + 1))
-done
+readers_stop "$READERS" "buddy/fragmentation_types/fragmentation/frag --types across the hot-remove"
 kill "$churn_pid" 2>/dev/null
 wait "$churn_pid" 2>/dev/null
 churn_pid=
@@ -216,13 +171,4 @@ check "meminspect reloaded with the default walk_budget" mi_loaded
 
 # ---- after: the figures are the kernel's again ----
 mm_phase "buddy after the hot-remove vs pagetypeinfo/buddyinfo" 3 buddy_snap "$REST"
-snap_debugfs()
-{
-	snap_files "$T/u1" "$EXTFRAG/unusable_index" "$T/e1" "$EXTFRAG/extfrag_index" \
-		"$T/frag" "$MI_DIR/fragmentation" \
-		"$T/u2" "$EXTFRAG/unusable_index" "$T/e2" "$EXTFRAG/extfrag_index"
-	flat_table "$T/frag" 3 > "$T/ours"
-	{ flat_extfrag "$T/u1" unusable_permille; flat_extfrag "$T/e1" extfrag_permille; } > "$T/r1"
-	{ flat_extfrag "$T/u2" unusable_permille; flat_extfrag "$T/e2" extfrag_permille; } > "$T/r2"
-}
-mm_phase "fragmentation after the hot-remove vs debugfs extfrag" 3 snap_debugfs "$REST_IDX"
+mm_phase "fragmentation after the hot-remove vs debugfs extfrag" 3 extfrag_snap "$REST_IDX"

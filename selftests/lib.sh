@@ -372,16 +372,6 @@ snap_files()
 	done
 }
 
-# swap_cleanup: the EXIT trap of a test that runs background $pids and a
-# zram swap device (swap_on): kill them, swap off, remove $T
-swap_cleanup()
-{
-	for p in $pids; do kill "$p" 2>/dev/null; done
-	wait 2>/dev/null
-	swap_off
-	rm -rf "$T"
-}
-
 # mi_reload MODULE-ARGS...: rmmod meminspect (retried while a reader still
 # holds one of its files), then insmod it with MODULE-ARGS
 mi_reload()
@@ -403,6 +393,60 @@ mi_tmpdir()
 	mkdir -p "$_d" && echo "$_d"
 }
 
+# mi_setup NAME [HOOK]: the head of a test file.  $T, a fresh scratch
+# directory; $pids, the background processes the test starts (empty).  At
+# exit, and on TERM or INT (status 143), mi_cleanup kills and reaps $pids,
+# runs HOOK (a function undoing what else the test changed: knobs, mounts,
+# the helper module, a swap device) and removes $T.
+mi_setup()
+{
+	T=$(mi_tmpdir "$1") || exit 1
+	pids=
+	mi_cleanup_hook=${2:-:}
+	trap mi_cleanup EXIT
+	trap 'exit 143' TERM INT
+}
+
+mi_cleanup()
+{
+	if [ -n "$pids" ]; then
+		# shellcheck disable=SC2086
+		kill $pids 2>/dev/null
+		# shellcheck disable=SC2086
+		wait $pids 2>/dev/null
+	fi
+	$mi_cleanup_hook
+	rm -rf "$T"
+}
+
+# helper_unload [FILE...]: write 0 to each FILE of the helper module (what
+# it holds back to nothing), then rmmod it, if it is loaded
+helper_unload()
+{
+	[ -d /sys/module/meminspect_test ] || return 0
+	for _hf; do
+		echo 0 > "$MI_TEST_DIR/$_hf" 2>/dev/null
+	done
+	rmmod meminspect_test
+}
+
+# wait_line FILE PATTERN [PID [TENTHS]]: until a line of FILE matches the
+# grep PATTERN (status 0), PID has exited or TENTHS tenths of a second
+# (default 600) have passed (status 1)
+wait_line()
+{
+	_wl_i=0
+	while ! grep -q "$2" "$1" 2>/dev/null; do
+		_wl_i=$((_wl_i + 1))
+		if [ "$_wl_i" -gt "${4:-600}" ] ||
+			{ [ -n "${3:-}" ] && ! kill -0 "$3" 2>/dev/null; }; then
+			grep -q "$2" "$1" 2>/dev/null
+			return
+		fi
+		sleep 0.1
+	done
+}
+
 # require_file FILE: emit not ok and exit if FILE is unreadable
 require_file()
 {
@@ -410,4 +454,37 @@ require_file()
 		fail "$1 is readable"
 		exit 0
 	fi
+}
+
+# require_caps DESC NAME...: skip DESC and exit unless every capabilities
+# row NAME is available; the reason is the first missing row's detail
+require_caps()
+{
+	_rc_desc=$1
+	shift
+	for _rc_name; do
+		if [ "$(cap_available "$_rc_name")" != yes ]; then
+			skip "$_rc_desc" "$(cap_detail "$_rc_name")"
+			exit 0
+		fi
+	done
+}
+
+# check_none DESC TEXT: ok if TEXT (the problems found, one a line) is
+# empty, else not ok with its lines as diagnostics
+check_none()
+{
+	if [ -z "$2" ]; then
+		ok "$1"
+	else
+		fail "$1"
+		printf '%s\n' "$2" | tap_diag
+	fi
+}
+
+# check_header DESC FILE WANT: ok if FILE's first line is WANT, else not ok
+# with both lines
+check_header()
+{
+	tap_is "$1" "$3" "$(head -n 1 "$2")"
 }

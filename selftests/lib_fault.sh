@@ -91,15 +91,10 @@ buddy_max_order()
 	awk '$1 == "Node" { print NF - 5; exit }' /proc/buddyinfo
 }
 
-# helper_load / helper_unload: the selftests' helper module
+# helper_load: the selftests' helper module (helper_unload: lib.sh)
 helper_load()
 {
 	[ -d /sys/module/meminspect_test ] || insmod "$MI_TEST_KO" "$@"
-}
-
-helper_unload()
-{
-	[ ! -d /sys/module/meminspect_test ] || rmmod meminspect_test
 }
 
 # halloc KIND ARG N: N allocations by the helper; sets HA_OK HA_FAILED

@@ -4,20 +4,89 @@
 # ("flat" form), the kernel's files and ours alike, so one comparison
 # (mm_compare) serves them all.  KEY is node/zone[/migratetype].
 
-# mm_setup NAME: $T, a fresh temporary directory, and churn_pid (empty);
-# at exit the churn, if one is running, is killed and $T removed
+# mm_setup NAME: mi_setup NAME, and churn_pid (empty); at exit the churn,
+# if one is running, is killed too
 mm_setup()
 {
-	T=$(mi_tmpdir "$1") || exit 1
+	mi_setup "$1" churn_kill
 	churn_pid=
-	trap mm_cleanup EXIT
-	trap 'exit 143' TERM INT
 }
 
-mm_cleanup()
+churn_kill()
 {
-	[ -n "$churn_pid" ] && kill "$churn_pid" 2> /dev/null
-	rm -rf "$T"
+	[ -z "$churn_pid" ] || kill "$churn_pid" 2> /dev/null
+}
+
+# churn_start SECS MIB: progs/churn SECS MIB in the background (moving MIB
+# MiB through the page allocator), its output in $T/churn.out; $churn_pid
+churn_start()
+{
+	"$ST_DIR/progs/churn" "$1" "$2" > "$T/churn.out" 2>&1 &
+	churn_pid=$!
+}
+
+# churn_stop: stop the churn; ok if it ran and exits 0 on SIGTERM
+churn_stop()
+{
+	kill "$churn_pid" 2>/dev/null
+	wait "$churn_pid"
+	_cs_rc=$?
+	churn_pid=
+	check "churn ran and stopped cleanly (status $_cs_rc)" [ "$_cs_rc" -eq 0 ]
+}
+
+# readers_start N READ ITEMS: N concurrent readers in the background, their
+# pids added to $pids.  Reader K runs READ K ITEM for each of ITEMS (a
+# status other than 0: a failed or incomplete read), round after round
+# until $T/stop exists, then leaves "READS BAD" in $T/rK.
+readers_start()
+{
+	rm -f "$T/stop"
+	_rs_k=1
+	while [ "$_rs_k" -le "$1" ]; do
+		readers_loop "$_rs_k" "$2" "$3" &
+		pids="$pids $!"
+		_rs_k=$((_rs_k + 1))
+	done
+}
+
+readers_loop()
+{
+	_rl_n=0 _rl_bad=0
+	while [ ! -e "$T/stop" ]; do
+		for _rl_item in $3; do
+			"$2" "$1" "$_rl_item" || _rl_bad=$((_rl_bad + 1))
+			_rl_n=$((_rl_n + 1))
+		done
+	done
+	echo "$_rl_n $_rl_bad" > "$T/r$1"
+}
+
+# readers_stop N WHAT: stop the N readers (and wait for every pid of $pids);
+# for each, ok if it read WHAT at least once and never badly
+readers_stop()
+{
+	touch "$T/stop"
+	for _p in $pids; do
+		wait "$_p"
+	done
+	pids=
+	_rs_k=1
+	while [ "$_rs_k" -le "$1" ]; do
+		if [ -r "$T/r$_rs_k" ]; then
+			read -r _rs_n _rs_bad < "$T/r$_rs_k"
+			check "reader $_rs_k: $_rs_n reads of $2, $_rs_bad failed or incomplete" \
+				reads_good "$_rs_n" "$_rs_bad"
+		else
+			fail "reader $_rs_k reported nothing"
+		fi
+		_rs_k=$((_rs_k + 1))
+	done
+}
+
+reads_good()
+{
+	[ "$1" -gt 0 ] && [ "$2" -eq 0 ]
 }
 
 # order_fields PREFIX BUDDYINFO: "PREFIX0 PREFIX1 ...", one per order the
@@ -54,6 +123,20 @@ buddy_snap()
 	{ cat "$T/ours.b"; sums_by_order "$T/ours.b"; } > "$T/ours"
 	{ flat_pagetypeinfo "$T/p1"; flat_buddyinfo "$T/b1"; } > "$T/r1"
 	{ flat_pagetypeinfo "$T/p2"; flat_buddyinfo "$T/b2"; } > "$T/r2"
+}
+
+# extfrag_snap: fragmentation between two reads of debugfs extfrag/ (the
+# kernel's unusable_index and extfrag_index); in $T: frag (the file), ours,
+# r1 and r2 (flat, as buddy_snap)
+EXTFRAG=$MI_DEBUGFS/extfrag
+extfrag_snap()
+{
+	snap_files "$T/u1" "$EXTFRAG/unusable_index" "$T/e1" "$EXTFRAG/extfrag_index" \
+		"$T/frag" "$MI_DIR/fragmentation" \
+		"$T/u2" "$EXTFRAG/unusable_index" "$T/e2" "$EXTFRAG/extfrag_index"
+	flat_table "$T/frag" 3 > "$T/ours"
+	{ flat_extfrag "$T/u1" unusable_permille; flat_extfrag "$T/e1" extfrag_permille; } > "$T/r1"
+	{ flat_extfrag "$T/u2" unusable_permille; flat_extfrag "$T/e2" extfrag_permille; } > "$T/r2"
 }
 
 # flat_zoneinfo FILE: per populated zone: start_pfn spanned present managed

@@ -14,21 +14,16 @@ A=$MI_DIR/allocs
 N=5000
 S=200
 
-T=$(mi_tmpdir allocs) || exit 1
-cleanup()
+# at exit: allocs disarmed and unaimed, the helper's objects freed and
+# the helper unloaded
+allocs_cleanup()
 {
-	[ -n "${readers:-}" ] && kill $readers 2>/dev/null
 	echo 0 > "$A/armed" 2>/dev/null
 	echo 0 > "$A/aim_pid" 2>/dev/null
 	echo > "$A/aim_comm" 2>/dev/null
-	if [ -d /sys/module/meminspect_test ]; then
-		echo 0 > "$MI_TEST_DIR/allocs" 2>/dev/null
-		rmmod meminspect_test
-	fi
-	rm -rf "$T"
+	helper_unload allocs
 }
-trap cleanup EXIT
-trap 'exit 143' TERM INT
+mi_setup allocs allocs_cleanup
 
 require_file "$A/table"
 
@@ -134,10 +129,9 @@ echo > "$A/aim_comm"
 # ---- churn: 4 readers while the helper allocates and frees and we re-arm ------
 
 echo 1 > "$A/armed"
-readers=
 for i in 1 2 3 4; do
 	( while :; do cat "$A/table" > /dev/null 2>&1; done ) &
-	readers="$readers $!"
+	pids="$pids $!"
 done
 i=0
 while [ "$i" -lt 20 ]; do
@@ -146,9 +140,9 @@ while [ "$i" -lt 20 ]; do
 	echo 1 > "$A/armed"
 	i=$((i + 1))
 done
-kill $readers 2>/dev/null
+kill $pids 2>/dev/null
 wait 2>/dev/null
-readers=
+pids=
 # system-wide (no aim): the helper's site is still exact
 echo "1000 64" > "$MI_TEST_DIR/allocs"
 check "system-wide after churn: 1000 live at allocs_fill" [ "$(site_field 1)" = 1000 ]

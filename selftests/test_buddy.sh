@@ -18,15 +18,8 @@ require_file "$MI_DIR/buddy"
 # ---- format and consistency, from one frozen copy ----
 buddy_snap
 orders=$(order_fields order_ "$T/b1")
-want="node zone migratetype pageblocks $orders free_pages"
-got=$(head -n 1 "$T/buddy")
-if [ "$got" = "$want" ]; then
-	ok "buddy: header has the fields of docs/buddy.md, one order_N per order ($(awk -v s="$orders" 'BEGIN { print split(s, a, " ") }'))"
-else
-	fail "buddy: header"
-	diag "got:  $got"
-	diag "want: $want"
-fi
+check_header "buddy: header has the fields of docs/buddy.md, one order_N per order ($(awk -v s="$orders" 'BEGIN { print split(s, a, " ") }'))" \
+	"$T/buddy" "node zone migratetype pageblocks $orders free_pages"
 
 pb_cap=$(cap_available buddy.pageblocks)
 bad=$(awk -v pb="$pb_cap" 'NR == 1 { n = NF; next }
@@ -130,8 +123,7 @@ check_walk "$T/buddy" "buddy walk at rest" no
 mm_phase "buddy at rest" 3 buddy_snap "$REST"
 
 # ---- under churn ----
-"$ST_DIR/progs/churn" "$CHURN_SECS" "$CHURN_MIB" > "$T/churn.out" 2>&1 &
-churn_pid=$!
+churn_start "$CHURN_SECS" "$CHURN_MIB"
 sleep 2
 mm_phase "buddy under churn" 5 buddy_snap "$LOAD"
 check_walk "$T/buddy" "buddy walk under churn" yes
@@ -162,11 +154,7 @@ if mi_reload walk_budget=$SMALL; then
 else
 	fail "insmod walk_budget=$SMALL"
 fi
-kill "$churn_pid" 2>/dev/null
-wait "$churn_pid"
-rc=$?
-churn_pid=
-check "churn ran and stopped cleanly (status $rc)" [ "$rc" -eq 0 ]
+churn_stop
 
 if mi_loaded && [ "$(cat /sys/module/meminspect/parameters/walk_budget)" = $SMALL ]; then
 	sleep 1

@@ -6,8 +6,7 @@
 # back) hold for the running kernel.
 . "${ST_DIR:-$(dirname "$0")}/lib.sh"
 
-T=$(mi_tmpdir caps) || exit 1
-trap 'rm -rf "$T"' EXIT
+mi_setup caps
 
 require_file "$MI_DIR/capabilities"
 require_file "$MI_DIR/summary"
@@ -22,13 +21,7 @@ ends_with_newline()
 
 # -- capabilities format ---------------------------------------------------
 
-hdr=$(head -n 1 "$T/caps")
-if [ "$hdr" = "name kind available detail" ]; then
-	ok "capabilities: header is 'name kind available detail'"
-else
-	fail "capabilities: header is 'name kind available detail'"
-	diag "header: '$hdr'"
-fi
+check_header "capabilities: header is 'name kind available detail'" "$T/caps" "name kind available detail"
 
 check "capabilities: ends with a newline" ends_with_newline "$T/caps"
 
@@ -45,12 +38,7 @@ bad=$(awk 'NR > 1 && !/^#/ {
 	if (why != "")
 		printf "line %d: %s: %s\n", NR, why, $0
 }' "$T/caps")
-if [ -z "$bad" ]; then
-	ok "capabilities: every record has name, kind, yes/no and a detail"
-else
-	fail "capabilities: every record has name, kind, yes/no and a detail"
-	echo "$bad" | sed 's/^/# /'
-fi
+check_none "capabilities: every record has name, kind, yes/no and a detail" "$bad"
 
 dups=$(awk 'NR > 1 && !/^#/ { print $1 }' "$T/caps" | sort | uniq -d)
 if [ -z "$dups" ]; then
@@ -95,13 +83,7 @@ check "capabilities: summary has a file row saying yes" \
 
 # -- summary format ------------------------------------------------------------
 
-hdr=$(head -n 1 "$T/summary")
-if [ "$hdr" = "field value unit" ]; then
-	ok "summary: header is 'field value unit'"
-else
-	fail "summary: header is 'field value unit'"
-	diag "header: '$hdr'"
-fi
+check_header "summary: header is 'field value unit'" "$T/summary" "field value unit"
 
 check "summary: ends with a newline" ends_with_newline "$T/summary"
 
@@ -118,12 +100,7 @@ bad=$(awk 'NR > 1 && !/^#/ {
 	if (why != "")
 		printf "line %d: %s: %s\n", NR, why, $0
 }' "$T/summary")
-if [ -z "$bad" ]; then
-	ok "summary: every record is 'field number-or-dash unit'"
-else
-	fail "summary: every record is 'field number-or-dash unit'"
-	echo "$bad" | sed 's/^/# /'
-fi
+check_none "summary: every record is 'field number-or-dash unit'" "$bad"
 
 # -- summary.X field rows against summary -------------------------------------
 

@@ -97,6 +97,19 @@ if ! helper_load; then
 	exit 0
 fi
 
+# site_done SITE KERNEL: after a site's batches, the kernel's injector's in
+# $T/kSITE and meminspect's in $T/mSITE (none if arming failed): $m_failed,
+# the site's failures in fault/stats; every knob back to its default; both
+# batches as diagnostics
+site_done()
+{
+	[ -e "$T/m$1" ] || : > "$T/m$1"
+	m_failed=$(fstat "$1" failed)
+	fault_defaults
+	diag "$(printf '%-16s %s' "$2:" "$(tr '\n' ';' < "$T/k$1")")"
+	diag "$(printf '%-16s %s' meminspect: "$(tr '\n' ';' < "$T/m$1")")"
+}
+
 # kernel_attr DIR: the settings both kernel injectors share, off first
 kernel_attr()
 {
@@ -152,13 +165,8 @@ if [ $aimed -eq 0 ] && [ $set_ok -eq 0 ] && fset armed 1; then
 	fset armed 0
 else
 	fail "fault: arming (slab, $aim, times 5)"
-	: > "$T/mslab"
 fi
-m_failed=$(fstat slab failed)
-fault_defaults
-
-diag "failslab:   $(tr '\n' ';' < "$T/kslab")"
-diag "meminspect: $(tr '\n' ';' < "$T/mslab")"
+site_done slab failslab
 k_failed=$(awk '$1 == "cache" { print $5 }' "$T/kslab")
 check_eq "failslab: cache $CACHE, probability 100, times 5: 5 of 20 fail" \
 	"$k_failed" 5
@@ -212,13 +220,8 @@ if fset sites pages && fset min-order 2 && fset times 3 &&
 	sed 's/^/# meminspect log: /' "$MI_FAULT/log"
 else
 	fail "fault: arming (pages, min-order 2, aim-comm ash, times 3)"
-	: > "$T/mpages"
 fi
-m_failed=$(fstat pages failed)
-fault_defaults
-
-diag "fail_page_alloc: $(tr '\n' ';' < "$T/kpages")"
-diag "meminspect:      $(tr '\n' ';' < "$T/mpages")"
+site_done pages fail_page_alloc
 k_failed=$(awk '{ n += $5 } END { print n + 0 }' "$T/kpages")
 check_eq "fail_page_alloc: order >= 2, probability 100, times 3: 3 of 30 fail, all of order 2" \
 	"$k_failed/$(awk '$2 == 2 { print $5 }' "$T/kpages")" 3/3

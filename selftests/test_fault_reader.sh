@@ -12,33 +12,21 @@ R=$MI_READER
 CACHE=meminspect_test_obj
 OBJS=4			# objects the helper allocates per write: its failure points
 
-T=$(mi_tmpdir fault_reader) || exit 1
-cleanup()
+# at exit: disarmed, every knob back as the test found it, the helper's
+# objects freed and the helper unloaded
+reader_cleanup()
 {
 	[ -n "${bg:-}" ] && kill $bg 2>/dev/null
 	echo 0 > "$FD/armed" 2>/dev/null
-	# every knob back as the test found it
 	if [ -s "$T/settings0" ]; then
 		awk 'NR > 1 && $1 != "armed" { print $1, ($2 == "-" ? "" : $2) }' "$T/settings0" |
 			while read -r k v; do echo "$v" > "$FD/$k" 2>/dev/null; done
 	fi
-	if [ -d /sys/module/meminspect_test ]; then
-		echo 0 > "$MI_TEST_DIR/slab_objs" 2>/dev/null
-		rmmod meminspect_test
-	fi
-	rm -rf "$T"
+	helper_unload slab_objs
 }
-trap cleanup EXIT
-trap 'exit 143' TERM INT
+mi_setup fault_reader reader_cleanup
 
-if [ "$(cap_available fault)" != yes ]; then
-	skip "fault reader" "capabilities: fault: $(cap_detail fault)"
-	exit 0
-fi
-if [ "$(cap_available fault.slab)" != yes ]; then
-	skip "fault reader" "capabilities: fault.slab: $(cap_detail fault.slab)"
-	exit 0
-fi
+require_caps "fault reader" fault fault.slab
 require_file "$FD/settings"
 cat "$FD/settings" > "$T/settings0"
 if [ "$(cat "$FD/armed")" != 0 ]; then

@@ -41,21 +41,11 @@ expect_alloc_reports begin
 # it starts and waits; the test aims at it, arms, and lets it go.  Not
 # before its "pid" line: a failure injected into its start-up (a static
 # PIE's relocation mprotect, seen on 6.1) would end it before the storm.
-# started FILE: wait (10 s at most) for faultprog's "pid" line in FILE
-started()
-{
-	_i=0
-	while ! grep -q '^pid ' "$1" 2> /dev/null && [ $_i -lt 100 ]; do
-		sleep 0.1
-		_i=$((_i + 1))
-	done
-	grep -q '^pid ' "$1" 2> /dev/null
-}
-
+# It has 10 s to print it.
 rm -f "$T/storm"
 "$PROG" storm "$STORM_SECS" > "$T/storm" 2>&1 &
 spid=$!
-if ! started "$T/storm"; then
+if ! wait_line "$T/storm" '^pid ' "$spid" 100; then
 	fail "fault: storm: faultprog started ($(cat "$T/storm" 2> /dev/null))"
 	exit 0
 fi
@@ -136,7 +126,7 @@ fi
 
 # disarmed: the same workload, briefly, sees no error
 "$PROG" storm 1 > "$T/after" 2>&1 &
-started "$T/after"
+wait_line "$T/after" '^pid ' $! 100
 kill -USR1 $!
 wait $!
 # shellcheck disable=SC2046

@@ -26,17 +26,10 @@ start()
 	rm -f "$T/out"
 	"$PROG" open $N "$@" > "$T/out" 2>&1 &
 	BGPID=$!
-	_i=0
-	while [ $_i -lt 100 ]; do
-		PID=$(awk '$1 == "pid" { print $2 }' "$T/out" 2> /dev/null)
-		CHILD=$(awk '$1 == "child" { print $2 }' "$T/out" 2> /dev/null)
-		if [ -n "$PID" ] && { [ -z "$1" ] || [ -n "$CHILD" ]; }; then
-			return 0
-		fi
-		sleep 0.1
-		_i=$((_i + 1))
-	done
-	return 1
+	wait_line "$T/out" '^pid ' "$BGPID" 100 || return 1
+	[ -z "$1" ] || wait_line "$T/out" '^child ' "$BGPID" 100 || return 1
+	PID=$(awk '$1 == "pid" { print $2 }' "$T/out")
+	CHILD=$(awk '$1 == "child" { print $2 }' "$T/out")
 }
 
 # go: let it run its opens, disarm, let it report, wait for it

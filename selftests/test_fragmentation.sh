@@ -19,7 +19,6 @@ LOAD_IDX="unusable_permille:50:0 extfrag_permille:50:0"
 # fragmentation_types: avail_blocks and every avail_TYPE, as avail_blocks
 REST_TYPES="avail_[a-z]+:32:2"
 LOAD_TYPES="avail_[a-z]+:256:10"
-EXTFRAG=$MI_DEBUGFS/extfrag
 
 mm_setup frag
 
@@ -51,38 +50,14 @@ snap_types()
 	types_from_pagetypeinfo "$T/p2" > "$T/r2"
 }
 
-snap_debugfs()
-{
-	snap_files "$T/u1" "$EXTFRAG/unusable_index" "$T/e1" "$EXTFRAG/extfrag_index" \
-		"$T/frag" "$MI_DIR/fragmentation" \
-		"$T/u2" "$EXTFRAG/unusable_index" "$T/e2" "$EXTFRAG/extfrag_index"
-	flat_table "$T/frag" 3 > "$T/ours"
-	{ flat_extfrag "$T/u1" unusable_permille; flat_extfrag "$T/e1" extfrag_permille; } > "$T/r1"
-	{ flat_extfrag "$T/u2" unusable_permille; flat_extfrag "$T/e2" extfrag_permille; } > "$T/r2"
-}
-
 # ---- format and the formulas, on one frozen copy ----
 snap
 snap_types
-want="node zone order free_blocks avail_blocks unusable_permille extfrag_permille"
-got=$(head -n 1 "$T/frag")
-if [ "$got" = "$want" ]; then
-	ok "fragmentation: header has the fields of docs/fragmentation.md"
-else
-	fail "fragmentation: header"
-	diag "got:  $got"
-	diag "want: $want"
-fi
+check_header "fragmentation: header has the fields of docs/fragmentation.md" "$T/frag" \
+	"node zone order free_blocks avail_blocks unusable_permille extfrag_permille"
 mts=$(awk '/^Number of blocks type/ { for (i = 5; i <= NF; i++) printf " avail_%s", tolower($i); exit }' /proc/pagetypeinfo)
-want="node zone order avail_blocks$mts"
-got=$(head -n 1 "$T/types")
-if [ "$got" = "$want" ]; then
-	ok "fragmentation_types: header has one avail_TYPE per pagetypeinfo migratetype"
-else
-	fail "fragmentation_types: header"
-	diag "got:  $got"
-	diag "want: $want"
-fi
+check_header "fragmentation_types: header has one avail_TYPE per pagetypeinfo migratetype" \
+	"$T/types" "node zone order avail_blocks$mts"
 # only the file that walks says so: fragmentation reads nr_free alone
 check "fragmentation has no walk note (no free list walked)" \
 	sh -c "! grep -q '^# walk:' '$T/frag'"
@@ -158,7 +133,7 @@ fi
 # ---- at rest ----
 mm_phase "fragmentation at rest vs buddyinfo" 3 snap "$REST"
 if [ -r "$EXTFRAG/unusable_index" ]; then
-	mm_phase "fragmentation at rest vs debugfs extfrag" 3 snap_debugfs "$REST_IDX"
+	mm_phase "fragmentation at rest vs debugfs extfrag" 3 extfrag_snap "$REST_IDX"
 else
 	fail "debugfs $EXTFRAG/unusable_index is readable (CONFIG_COMPACTION on every kernel of the matrix)"
 fi
@@ -166,15 +141,10 @@ fi
 mm_phase "fragmentation_types at rest vs pagetypeinfo" 3 snap_types "$REST_TYPES"
 
 # ---- under churn ----
-"$ST_DIR/progs/churn" "$CHURN_SECS" "$CHURN_MIB" > "$T/churn.out" 2>&1 &
-churn_pid=$!
+churn_start "$CHURN_SECS" "$CHURN_MIB"
 sleep 2
 mm_phase "fragmentation under churn vs buddyinfo" 5 snap "$LOAD"
 [ -r "$EXTFRAG/unusable_index" ] &&
-	mm_phase "fragmentation under churn vs debugfs extfrag" 5 snap_debugfs "$LOAD_IDX"
+	mm_phase "fragmentation under churn vs debugfs extfrag" 5 extfrag_snap "$LOAD_IDX"
 mm_phase "fragmentation_types under churn vs pagetypeinfo" 5 snap_types "$LOAD_TYPES"
-kill "$churn_pid" 2>/dev/null
-wait "$churn_pid"
-rc=$?
-churn_pid=
-check "churn ran and stopped cleanly (status $rc)" [ "$rc" -eq 0 ]
+churn_stop

@@ -8,8 +8,7 @@
 # docs/tests.md (pages).
 . "${ST_DIR:-$(dirname "$0")}/lib.sh"
 
-T=$(mi_tmpdir pages) || exit 1
-trap 'rm -rf "$T"' EXIT
+mi_setup pages
 
 require_file "$MI_DIR/pages"
 
@@ -17,13 +16,7 @@ cat /proc/vmstat > "$T/v1"
 cat "$MI_DIR/pages" > "$T/p"
 cat /proc/vmstat > "$T/v2"
 
-hdr=$(head -n 1 "$T/p")
-if [ "$hdr" = "node zone class pages bytes" ]; then
-	ok "pages: header is 'node zone class pages bytes'"
-else
-	fail "pages: header"
-	diag "header: '$hdr'"
-fi
+check_header "pages: header is 'node zone class pages bytes'" "$T/p" "node zone class pages bytes"
 
 # per zone: sum of classes = walked; walked <= spanned; bytes = pages * 4096
 ps=$(awk '/^KernelPageSize:/ { print $2 * 1024; exit }' /proc/self/smaps)

@@ -7,52 +7,23 @@
 # a record or a field (docs/procmem.md).
 . "${ST_DIR:-$(dirname "$0")}/lib.sh"
 
-T=$(mi_tmpdir comm) || exit 1
+mi_setup comm
 MT=${MI_MEMTARGET:-$ST_DIR/progs/memtarget}
-tpid=
-cleanup()
-{
-	[ -n "$tpid" ] && kill "$tpid" 2>/dev/null
-	wait 2>/dev/null
-	rm -rf "$T"
-}
-trap cleanup EXIT
-trap 'exit 143' TERM INT
 
 require_file "$MI_DIR/mm"
 require_file "$MI_DIR/vmas"
-if [ "$(cap_available pid_select)" != yes ]; then
-	skip "comm of another process in mm and vmas" "$(cap_detail pid_select)"
-	exit 0
-fi
+require_caps "comm of another process in mm and vmas" pid_select
+. "$ST_DIR/lib_procmem.sh"
 
 NAME=$(printf 'a\nb c')
 # passed to awk through the environment: -v would expand the escapes
 WANT='a\012b\040c'
 export WANT
 
-# pm_read FILE PID: FILE (mm or vmas) of PID on stdout
-pm_read()
-{
-	(
-		exec 3<>"$MI_DIR/$1" || exit 1
-		echo "$2" >&3 || exit 1
-		cat <&3
-	)
-}
-
-"$MT" name "$NAME" > "$T/out" 2>&1 &
-tpid=$!
-i=0
-while ! grep -q '^ready' "$T/out" 2>/dev/null; do
-	i=$((i + 1))
-	if [ $i -gt 300 ] || ! kill -0 "$tpid" 2>/dev/null; then
-		fail "memtarget name did not get ready: $(cat "$T/out")"
-		exit 0
-	fi
-	sleep 0.1
-done
-cpid=$(awk '/^ready/ { print $3 }' "$T/out")
+if ! start_target "$T/out" name "$NAME"; then
+	fail "memtarget name gets ready"
+	exit 0
+fi
 # the child names itself and exits: wait until it is a zombie
 i=0
 while [ "$(awk '{ s = $0; sub(/.*\) /, "", s); split(s, f, " "); print f[1] }' "/proc/$cpid/stat" 2>/dev/null)" != Z ]; do
@@ -98,5 +69,5 @@ check "meminspect top: exit 0 ($rc), the target's row ends with $WANT, no row st
 kill "$tpid"
 wait "$tpid"
 rc=$?
-tpid=
+pids=
 check "memtarget name exits 0 on SIGTERM ($rc)" [ "$rc" -eq 0 ]

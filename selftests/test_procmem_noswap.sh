@@ -8,20 +8,15 @@
 # kernel without the symbol), then reloaded as it was.
 . "${ST_DIR:-$(dirname "$0")}/lib.sh"
 
-T=$(mi_tmpdir noswap) || exit 1
-cleanup()
+# at exit: the module as it was, without ksyms_deny
+reload()
 {
 	mi_reload > /dev/null 2>&1
-	rm -rf "$T"
 }
-trap cleanup EXIT
-trap 'exit 143' TERM INT
+mi_setup noswap reload
 
 require_file "$MI_DIR/mm"
-if [ "$(cap_available mm.rollup)" != yes ]; then
-	skip "mm/vmas without the swap helpers" "$(cap_detail mm.rollup)"
-	exit 0
-fi
+require_caps "mm/vmas without the swap helpers" mm.rollup
 
 # figures FILE: "NAME=VALUE ..." of the walk figures in the records of a
 # mm or vmas file, one line per record (the header names the columns)

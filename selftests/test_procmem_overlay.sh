@@ -10,24 +10,16 @@
 # the overlay (a shared and a private file mapping).
 . "${ST_DIR:-$(dirname "$0")}/lib.sh"
 
-T=$(mi_tmpdir overlay) || exit 1
-MT=${MI_MEMTARGET:-$ST_DIR/progs/memtarget}
-pids=
-cleanup()
+# the overlay, unmounted at exit (once its processes are gone)
+unmount()
 {
-	for p in $pids; do kill "$p" 2>/dev/null; done
-	wait 2>/dev/null
 	umount "$T/merged" 2>/dev/null
-	rm -rf "$T"
 }
-trap cleanup EXIT
-trap 'exit 143' TERM INT
+mi_setup overlay unmount
+MT=${MI_MEMTARGET:-$ST_DIR/progs/memtarget}
 
 require_file "$MI_DIR/vmas"
-if [ "$(cap_available pid_select)" != yes ]; then
-	skip "vmas of processes mapping overlayfs files" "$(cap_detail pid_select)"
-	exit 0
-fi
+require_caps "vmas of processes mapping overlayfs files" pid_select
 ost=$(cat /meminspect/overlay/status 2>/dev/null)
 mkdir -p "$T/lower" "$T/upper" "$T/work" "$T/merged"
 if ! grep -qw overlay /proc/filesystems; then

@@ -21,20 +21,13 @@ SPLIT_SECS=${RACE_SPLIT_SECS:-15}
 VR=${MI_VMARACE:-$ST_DIR/progs/vmarace}
 MEMFD_SWAP_KB=8192	# vmarace pushes at most half of its 16 MiB memfd out
 
-T=$(mi_tmpdir race) || exit 1
-pids=
+mi_setup race swap_off
 zdev=
-trap swap_cleanup EXIT
-trap 'exit 143' TERM INT
 
 require_file "$MI_DIR/mm"
 require_file "$MI_DIR/vmas"
-for c in mm.rollup pid_select mm.swap_pss; do
-	if [ "$(cap_available "$c")" != yes ]; then
-		skip "mm/vmas of a target changing its shmem VMAs" "$(cap_detail "$c")"
-		exit 0
-	fi
-done
+require_caps "mm/vmas of a target changing its shmem VMAs" mm.rollup pid_select mm.swap_pss
+. "$ST_DIR/lib_procmem.sh"
 if [ "$(awk '$1 == "SwapTotal:" { print $2 }' /proc/meminfo)" != 0 ]; then
 	fail "the VM has no swap before this test ($(grep SwapTotal /proc/meminfo))"
 	exit 0
@@ -46,23 +39,6 @@ if ! swap_on; then
 	esac
 	exit 0
 fi
-
-# start MODE SECS: vmarace in the background; sets $tpid once it is ready
-start()
-{
-	"$VR" "$1" "$2" > "$T/$1.out" 2>&1 &
-	tpid=$!
-	pids="$pids $tpid"
-	_i=0
-	while ! grep -q '^ready' "$T/$1.out" 2>/dev/null; do
-		_i=$((_i + 1))
-		if [ $_i -gt 600 ] || ! kill -0 "$tpid" 2>/dev/null; then
-			diag "vmarace $1 did not get ready: $(cat "$T/$1.out")"
-			return 1
-		fi
-		sleep 0.1
-	done
-}
 
 # reader N FILE SECS: vmarace read of FILE of $tpid for SECS s (one open
 # file read from offset 0 again and again, so that the reader is inside
@@ -78,7 +54,7 @@ phase()
 	_mode=$1 _secs=$2
 	shift 2
 	rm -f "$T"/r*
-	if ! start "$_mode" "$_secs"; then
+	if ! start_ready "$T/$_mode.out" "$VR" "$_mode" "$_secs"; then
 		fail "vmarace $_mode ran"
 		return 1
 	fi

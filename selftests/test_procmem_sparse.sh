@@ -8,26 +8,12 @@
 # time took 12.6 s for mm on 7.3, smaps_rollup 30 ms.
 . "${ST_DIR:-$(dirname "$0")}/lib.sh"
 
-T=$(mi_tmpdir sparse) || exit 1
+mi_setup sparse
 MT=${MI_MEMTARGET:-$ST_DIR/progs/memtarget}
-pids=
-cleanup()
-{
-	for p in $pids; do kill "$p" 2>/dev/null; done
-	wait 2>/dev/null
-	rm -rf "$T"
-}
-trap cleanup EXIT
-trap 'exit 143' TERM INT
 
 require_file "$MI_DIR/mm"
 require_file "$MI_DIR/vmas"
-for c in mm.rollup pid_select; do
-	if [ "$(cap_available "$c")" != yes ]; then
-		skip "mm/vmas of a sparse reservation" "$(cap_detail "$c")"
-		exit 0
-	fi
-done
+require_caps "mm/vmas of a sparse reservation" mm.rollup pid_select
 . "$ST_DIR/lib_procmem.sh"
 
 # secs CMD...: the wall time of CMD in seconds (busybox time, 10 ms steps)

@@ -33,15 +33,8 @@ snap()
 # ---- format, from one frozen copy ----
 snap
 orders=$(order_fields nr_free_ "$T/b1")
-want="node zone start_pfn spanned present managed free min low high boost pcp lowmem_reserve $orders"
-got=$(head -n 1 "$T/zones")
-if [ "$got" = "$want" ]; then
-	ok "zones: header has the fields of docs/zones.md, one nr_free_N per order ($(awk -v s="$orders" 'BEGIN { print split(s, a, " ") }'))"
-else
-	fail "zones: header"
-	diag "got:  $got"
-	diag "want: $want"
-fi
+check_header "zones: header has the fields of docs/zones.md, one nr_free_N per order ($(awk -v s="$orders" 'BEGIN { print split(s, a, " ") }'))" \
+	"$T/zones" "node zone start_pfn spanned present managed free min low high boost pcp lowmem_reserve $orders"
 
 bad=$(awk 'NR == 1 { n = NF; next }
 	/^#/ { next }
@@ -94,12 +87,7 @@ fi
 mm_phase "zones at rest" 3 snap "$(echo $REST)"
 
 # ---- under churn ----
-"$ST_DIR/progs/churn" "$CHURN_SECS" "$CHURN_MIB" > "$T/churn.out" 2>&1 &
-churn_pid=$!
+churn_start "$CHURN_SECS" "$CHURN_MIB"
 sleep 2
 mm_phase "zones under churn" 5 snap "$(echo $LOAD)"
-kill "$churn_pid" 2>/dev/null
-wait "$churn_pid"
-rc=$?
-churn_pid=
-check "churn ran and stopped cleanly (status $rc)" [ "$rc" -eq 0 ]
+churn_stop

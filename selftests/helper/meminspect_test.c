@@ -95,46 +95,62 @@ static int mi_test_parse(const char __user *buf, size_t count,
 	return *val > max ? -ERANGE : 0;
 }
 
-/* The read side of every numeric file: @val, read under @lock. */
-static ssize_t mi_test_read_ulong(char __user *buf, size_t count,
-				  loff_t *ppos, struct mutex *lock,
-				  const unsigned long *val)
+/*
+ * A numeric file: a read shows *@val, a write of a value of at most @max
+ * hands it to @set.  Both under @lock, taken killably; a bad value changes
+ * nothing.  It is the debugfs file's data: simple_open() makes it the
+ * open file's private_data.
+ */
+struct mi_test_num {
+	struct mutex *lock;	/* the lock of the state @val and @set touch */
+	const unsigned long *val;
+	unsigned long max;
+	int (*set)(unsigned long val);	/* called with @lock held */
+};
+
+static ssize_t mi_test_num_read(struct file *file, char __user *buf,
+				size_t count, loff_t *ppos)
 {
+	const struct mi_test_num *num = file->private_data;
 	char tmp[24];
 	unsigned long nr;
 	int len, ret;
 
-	ret = mutex_lock_killable(lock);
+	ret = mutex_lock_killable(num->lock);
 	if (ret)
 		return ret;
-	nr = *val;
-	mutex_unlock(lock);
+	nr = *num->val;
+	mutex_unlock(num->lock);
 
 	len = scnprintf(tmp, sizeof(tmp), "%lu\n", nr);
 	return simple_read_from_buffer(buf, count, ppos, tmp, len);
 }
 
-/*
- * The write side of every numeric file: parse a value of at most @max,
- * then @set it under @lock, taken killably.  A bad value changes nothing.
- */
-static ssize_t mi_test_write(const char __user *buf, size_t count,
-			     unsigned long max, struct mutex *lock,
-			     int (*set)(unsigned long val))
+static ssize_t mi_test_num_write(struct file *file, const char __user *buf,
+				 size_t count, loff_t *ppos)
 {
+	const struct mi_test_num *num = file->private_data;
 	unsigned long val;
 	int ret;
 
-	ret = mi_test_parse(buf, count, max, &val);
+	ret = mi_test_parse(buf, count, num->max, &val);
 	if (ret)
 		return ret;
-	ret = mutex_lock_killable(lock);
+	ret = mutex_lock_killable(num->lock);
 	if (ret)
 		return ret;
-	ret = set(val);
-	mutex_unlock(lock);
+	ret = num->set(val);
+	mutex_unlock(num->lock);
 	return ret ? ret : count;
 }
+
+static const struct file_operations mi_test_num_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.read = mi_test_num_read,
+	.write = mi_test_num_write,
+	.llseek = default_llseek,
+};
 
 static struct {
 	struct mutex lock;	/* serialises resizing; protects the two below */
@@ -182,12 +198,6 @@ static int held_grow(unsigned long target)
 	return 0;
 }
 
-static ssize_t pages_read(struct file *file, char __user *buf, size_t count,
-			  loff_t *ppos)
-{
-	return mi_test_read_ulong(buf, count, ppos, &held.lock, &held.nr_pages);
-}
-
 /* Caller holds held.lock. */
 static int pages_set(unsigned long target)
 {
@@ -196,20 +206,6 @@ static int pages_set(unsigned long target)
 	held_shrink(target);
 	return 0;
 }
-
-static ssize_t pages_write(struct file *file, const char __user *buf,
-			   size_t count, loff_t *ppos)
-{
-	return mi_test_write(buf, count, MI_TEST_MAX_PAGES, &held.lock,
-			     pages_set);
-}
-
-static const struct file_operations pages_fops = {
-	.owner = THIS_MODULE,
-	.read = pages_read,
-	.write = pages_write,
-	.llseek = default_llseek,
-};
 
 /* ---- slab caches ---- */
 
@@ -228,6 +224,7 @@ static struct {
 	struct kmem_cache **caches;	/* meminspect_test_cK */
 	unsigned long nr_caches;
 	struct kmem_cache *alias;
+	unsigned long alias_on;	/* !!alias, what slab_alias reads */
 } sl = {
 	.lock = __MUTEX_INITIALIZER(sl.lock),
 	.size = 200,
@@ -280,12 +277,6 @@ static int objs_resize_up(unsigned long target)
 	return 0;
 }
 
-static ssize_t slab_objs_read(struct file *file, char __user *buf,
-			      size_t count, loff_t *ppos)
-{
-	return mi_test_read_ulong(buf, count, ppos, &sl.lock, &sl.nr_objs);
-}
-
 /* Caller holds sl.lock. */
 static int slab_objs_set(unsigned long target)
 {
@@ -303,19 +294,6 @@ static int slab_objs_set(unsigned long target)
 	return ret;
 }
 
-static ssize_t slab_objs_write(struct file *file, const char __user *buf,
-			       size_t count, loff_t *ppos)
-{
-	return mi_test_write(buf, count, MI_TEST_MAX_OBJS, &sl.lock,
-			     slab_objs_set);
-}
-
-static ssize_t slab_size_read(struct file *file, char __user *buf,
-			      size_t count, loff_t *ppos)
-{
-	return mi_test_read_ulong(buf, count, ppos, &sl.lock, &sl.size);
-}
-
 /* Caller holds sl.lock.  Only while no object is held. */
 static int slab_size_set(unsigned long size)
 {
@@ -327,13 +305,6 @@ static int slab_size_set(unsigned long size)
 	sl.cache = NULL;
 	sl.size = size;
 	return objs_create_cache();
-}
-
-static ssize_t slab_size_write(struct file *file, const char __user *buf,
-			       size_t count, loff_t *ppos)
-{
-	return mi_test_write(buf, count, MI_TEST_MAX_OBJ, &sl.lock,
-			     slab_size_set);
 }
 
 /* Caller holds sl.lock (or is the module exit). */
@@ -366,12 +337,6 @@ static int caches_resize_up(unsigned long target)
 	return 0;
 }
 
-static ssize_t slab_caches_read(struct file *file, char __user *buf,
-				size_t count, loff_t *ppos)
-{
-	return mi_test_read_ulong(buf, count, ppos, &sl.lock, &sl.nr_caches);
-}
-
 /* Caller holds sl.lock. */
 static int slab_caches_set(unsigned long target)
 {
@@ -379,22 +344,6 @@ static int slab_caches_set(unsigned long target)
 		return caches_resize_up(target);
 	caches_resize_down(target);
 	return 0;
-}
-
-static ssize_t slab_caches_write(struct file *file, const char __user *buf,
-				 size_t count, loff_t *ppos)
-{
-	return mi_test_write(buf, count, MI_TEST_MAX_CACHES, &sl.lock,
-			     slab_caches_set);
-}
-
-static ssize_t slab_alias_read(struct file *file, char __user *buf,
-			       size_t count, loff_t *ppos)
-{
-	/* a snapshot: whether the alias exists, racing a writer or not */
-	unsigned long on = !!READ_ONCE(sl.alias);
-
-	return mi_test_read_ulong(buf, count, ppos, &sl.lock, &on);
 }
 
 /* Caller holds sl.lock. */
@@ -409,39 +358,9 @@ static int slab_alias_set(unsigned long on)
 		kmem_cache_destroy(sl.alias);
 		sl.alias = NULL;
 	}
+	sl.alias_on = !!sl.alias;
 	return 0;
 }
-
-static ssize_t slab_alias_write(struct file *file, const char __user *buf,
-				size_t count, loff_t *ppos)
-{
-	return mi_test_write(buf, count, 1, &sl.lock, slab_alias_set);
-}
-
-#define MI_TEST_FOPS(name) \
-static const struct file_operations name##_fops = { \
-	.owner = THIS_MODULE, \
-	.read = name##_read, \
-	.write = name##_write, \
-	.llseek = default_llseek, \
-}
-
-MI_TEST_FOPS(slab_objs);
-MI_TEST_FOPS(slab_size);
-MI_TEST_FOPS(slab_caches);
-MI_TEST_FOPS(slab_alias);
-
-/* defined with the rest of fault injection, below */
-static ssize_t fault_alloc_read(struct file *file, char __user *ubuf,
-				size_t count, loff_t *ppos);
-static ssize_t fault_alloc_write(struct file *file, const char __user *ubuf,
-				 size_t count, loff_t *ppos);
-static ssize_t fault_setup_read(struct file *file, char __user *ubuf,
-				size_t count, loff_t *ppos);
-static ssize_t fault_setup_write(struct file *file, const char __user *ubuf,
-				 size_t count, loff_t *ppos);
-MI_TEST_FOPS(fault_alloc);
-MI_TEST_FOPS(fault_setup);
 
 /* ---- allocs: N kmalloc(S) objects from one call site (test_allocs.sh) --- */
 
@@ -536,20 +455,6 @@ static const struct file_operations allocs_fops = {
 	.read = allocs_read,
 	.write = allocs_write,
 	.llseek = default_llseek,
-};
-
-static const struct {
-	const char *name;
-	const struct file_operations *fops;
-} mi_test_files[] = {
-	{ "pages", &pages_fops },
-	{ "slab_objs", &slab_objs_fops },
-	{ "slab_size", &slab_size_fops },
-	{ "slab_caches", &slab_caches_fops },
-	{ "slab_alias", &slab_alias_fops },
-	{ "fault_alloc", &fault_alloc_fops },
-	{ "fault_setup", &fault_setup_fops },
-	{ "allocs", &allocs_fops },
 };
 
 /* ---- fault injection ----------------------------------------------------- */
@@ -766,12 +671,6 @@ static int fault_setup_set(unsigned long v)
 	return v == 1 ? setup_once() : -EINVAL;
 }
 
-static ssize_t fault_setup_write(struct file *file, const char __user *ubuf,
-				 size_t count, loff_t *ppos)
-{
-	return mi_test_write(ubuf, count, 1, &fa.lock, fault_setup_set);
-}
-
 static ssize_t fault_setup_read(struct file *file, char __user *ubuf,
 				size_t count, loff_t *ppos)
 {
@@ -825,6 +724,48 @@ static void slab_release_all(void)
 	fa.cache = NULL;
 }
 
+static const struct file_operations fault_alloc_fops = {
+	.owner = THIS_MODULE,
+	.read = fault_alloc_read,
+	.write = fault_alloc_write,
+	.llseek = default_llseek,
+};
+
+/* fault_setup: written as a numeric file, read as its own report */
+static const struct file_operations fault_setup_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.read = fault_setup_read,
+	.write = mi_test_num_write,
+	.llseek = default_llseek,
+};
+
+#define MI_TEST_NUM(l, v, m, s) \
+	{ .lock = (l), .val = (v), .max = (m), .set = (s) }
+
+/* The files: a numeric one is its struct mi_test_num. */
+static const struct {
+	const char *name;
+	const struct file_operations *fops;
+	struct mi_test_num num;	/* the file's private data, if .set */
+} mi_test_files[] = {
+	{ "pages", &mi_test_num_fops,
+	  MI_TEST_NUM(&held.lock, &held.nr_pages, MI_TEST_MAX_PAGES, pages_set) },
+	{ "slab_objs", &mi_test_num_fops,
+	  MI_TEST_NUM(&sl.lock, &sl.nr_objs, MI_TEST_MAX_OBJS, slab_objs_set) },
+	{ "slab_size", &mi_test_num_fops,
+	  MI_TEST_NUM(&sl.lock, &sl.size, MI_TEST_MAX_OBJ, slab_size_set) },
+	{ "slab_caches", &mi_test_num_fops,
+	  MI_TEST_NUM(&sl.lock, &sl.nr_caches, MI_TEST_MAX_CACHES,
+		      slab_caches_set) },
+	{ "slab_alias", &mi_test_num_fops,
+	  MI_TEST_NUM(&sl.lock, &sl.alias_on, 1, slab_alias_set) },
+	{ "fault_alloc", &fault_alloc_fops },
+	{ "fault_setup", &fault_setup_fops,
+	  MI_TEST_NUM(&fa.lock, &fa.runs, 1, fault_setup_set) },
+	{ "allocs", &allocs_fops },
+};
+
 static int __init meminspect_test_init(void)
 {
 	struct dentry *file;
@@ -844,8 +785,11 @@ static int __init meminspect_test_init(void)
 		goto err_free;
 	}
 	for (i = 0; i < ARRAY_SIZE(mi_test_files); i++) {
+		const void *num = mi_test_files[i].num.set ?
+				  &mi_test_files[i].num : NULL;
+
 		file = debugfs_create_file(mi_test_files[i].name, 0600,
-					   held.dir, NULL,
+					   held.dir, (void *)num,
 					   mi_test_files[i].fops);
 		if (IS_ERR(file)) {
 			ret = PTR_ERR(file);

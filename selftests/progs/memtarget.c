@@ -80,6 +80,25 @@ static void die(const char *what)
 	exit(1);
 }
 
+#include "pageout.h"
+
+/* A 1 MiB file at @path, every byte @fill; its fd, open read-write */
+static int make_file(const char *path, char fill)
+{
+	char buf[PAGE];
+	size_t i;
+	int fd;
+
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0)
+		die("open");
+	memset(buf, fill, sizeof(buf));
+	for (i = 0; i < MIB / PAGE; i++)
+		if (write(fd, buf, sizeof(buf)) != (ssize_t)sizeof(buf))
+			die("write");
+	return fd;
+}
+
 static void touch(char *p, size_t len, size_t step)
 {
 	size_t i;
@@ -129,13 +148,7 @@ static int basic(const char *dir)
 
 	/* file-backed: 1 MiB file, read through a private map, written shared */
 	snprintf(path, sizeof(path), "%s/memtarget.file", dir);
-	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
-	if (fd < 0)
-		die("open");
-	memset(buf, 'f', sizeof(buf));
-	for (i = 0; i < MIB / PAGE; i++)
-		if (write(fd, buf, sizeof(buf)) != (ssize_t)sizeof(buf))
-			die("write");
+	fd = make_file(path, 'f');
 	fpriv = mmap(NULL, MIB, PROT_READ, MAP_PRIVATE, fd, 0);
 	fshared = mmap(NULL, MIB / 2, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
 		       MIB / 2);
@@ -182,42 +195,14 @@ static int basic(const char *dir)
 	return 0;
 }
 
-#ifndef MADV_PAGEOUT
-#define MADV_PAGEOUT 21		/* 5.4 */
-#endif
 #ifndef TMPFS_MAGIC
 #define TMPFS_MAGIC 0x01021994
 #endif
 
-/* kB of [p, p + len) not in memory: mincore(), which counts swap cache */
-static size_t out_kb(char *p, size_t len)
+/* push [p, p + len) to swap; "swapped NAME KB", its kB not in memory */
+static void swap_out(const char *name, char *p, size_t len)
 {
-	unsigned char vec[1024];
-	size_t i, n = len / PAGE, out = 0;
-
-	if (n > sizeof(vec) || mincore(p, len, vec))
-		die("mincore");
-	for (i = 0; i < n; i++)
-		out += !(vec[i] & 1);
-	return out * (PAGE / 1024);
-}
-
-/*
- * Push [p, p + len) to swap with MADV_PAGEOUT.  Pages still in a per-CPU
- * LRU batch are not isolated by it, and a page may linger in the swap
- * cache: retry a few times until none is left in memory.
- */
-static void page_out(const char *name, char *p, size_t len)
-{
-	int i;
-
-	for (i = 0; i < 20 && out_kb(p, len) < len / 1024; i++) {
-		if (madvise(p, len, MADV_PAGEOUT))
-			die("madvise(MADV_PAGEOUT)");
-		if (i)
-			usleep(20000);
-	}
-	printf("swapped %s %zu\n", name, out_kb(p, len));
+	printf("swapped %s %zu\n", name, page_out(p, len));
 }
 
 static int swapped(const char *dir)
@@ -231,14 +216,14 @@ static int swapped(const char *dir)
 	anon = map_anon(4 * MIB);
 	madvise(anon, 4 * MIB, MADV_NOHUGEPAGE);
 	touch(anon, 4 * MIB, PAGE);
-	page_out("anon", anon, 2 * MIB);
+	swap_out("anon", anon, 2 * MIB);
 
 	shm = mmap(NULL, 2 * MIB, PROT_READ | PROT_WRITE,
 		   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (shm == MAP_FAILED)
 		die("mmap shmem");
 	touch(shm, 2 * MIB, PAGE);
-	page_out("shmem", shm, MIB);
+	swap_out("shmem", shm, MIB);
 
 	/*
 	 * A tmpfs file: swapped through a shared map; the private writable
@@ -246,20 +231,14 @@ static int swapped(const char *dir)
 	 */
 	snprintf(path, sizeof(path), "%s/memtarget.swap", dir);
 	if (!statfs(dir, &sfs) && sfs.f_type == TMPFS_MAGIC) {
-		fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
-		if (fd < 0)
-			die("open");
-		memset(buf, 's', sizeof(buf));
-		for (i = 0; i < MIB / PAGE; i++)
-			if (write(fd, buf, sizeof(buf)) != (ssize_t)sizeof(buf))
-				die("write");
+		fd = make_file(path, 's');
 		fsh = mmap(NULL, MIB, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 		fpriv = mmap(NULL, MIB, PROT_READ | PROT_WRITE, MAP_PRIVATE,
 			     fd, 0);
 		if (fsh == MAP_FAILED || fpriv == MAP_FAILED)
 			die("mmap tmpfs file");
 		touch(fsh, MIB, PAGE);
-		page_out("tmpfs", fsh, MIB / 2);
+		swap_out("tmpfs", fsh, MIB / 2);
 		/* the private map: the resident half read, a page written */
 		for (i = MIB / 2; i < MIB; i += PAGE)
 			buf[0] ^= fpriv[i];
@@ -271,7 +250,7 @@ static int swapped(const char *dir)
 	forked = map_anon(2 * MIB);
 	madvise(forked, 2 * MIB, MADV_NOHUGEPAGE);
 	touch(forked, 2 * MIB, PAGE);
-	page_out("forked", forked, 2 * MIB);
+	swap_out("forked", forked, 2 * MIB);
 
 	child = fork();
 	if (child < 0)
@@ -304,7 +283,8 @@ static long split(char *p, size_t len, long want)
 	return n;
 }
 
-static int vmas(long want, long mib)
+/* @mib MiB (at least 2 pages a VMA) of touched memory split into @want VMAs */
+static void make_vmas(long want, long mib)
 {
 	size_t len = (size_t)mib * MIB;
 	char *p;
@@ -314,6 +294,11 @@ static int vmas(long want, long mib)
 	p = map_anon(len);
 	touch(p, len, PAGE);
 	split(p, len, want);
+}
+
+static int vmas(long want, long mib)
+{
+	make_vmas(want, mib);
 	ready();
 	wait_for_term();
 	return 0;
@@ -365,16 +350,10 @@ static long long now_us(void)
 static int churn(long want, long mib)
 {
 	long long t, d, max = 0;
-	size_t len = (size_t)mib * MIB;
 	char *p;
 
-	if (want > 0) {
-		if (len < (size_t)want * 2 * PAGE)
-			len = (size_t)want * 2 * PAGE;
-		p = map_anon(len);
-		touch(p, len, PAGE);
-		split(p, len, want);
-	}
+	if (want > 0)
+		make_vmas(want, mib);
 	ready();
 	while (!stop) {
 		t = now_us();

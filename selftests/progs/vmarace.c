@@ -55,10 +55,6 @@
 #define LEN (16 * MIB)
 #define STEP (2 * MIB)		/* PMD_SIZE on x86_64 */
 
-#ifndef MADV_PAGEOUT
-#define MADV_PAGEOUT 21		/* 5.4 */
-#endif
-
 static volatile sig_atomic_t stop;
 
 static void on_term(int sig)
@@ -73,18 +69,7 @@ static void die(const char *what)
 	exit(1);
 }
 
-/* kB of [p, p + len) not in memory (mincore) */
-static size_t out_kb(char *p, size_t len)
-{
-	static unsigned char vec[LEN / PAGE];
-	size_t i, n = len / PAGE, out = 0;
-
-	if (n > sizeof(vec) || mincore(p, len, vec))
-		die("mincore");
-	for (i = 0; i < n; i++)
-		out += !(vec[i] & 1);
-	return out * (PAGE / 1024);
-}
+#include "pageout.h"
 
 /*
  * The memfd, every page written through a shared map, the first half
@@ -107,12 +92,7 @@ static int make_memfd(char **shm)
 	madvise(*shm, LEN, MADV_NOHUGEPAGE);
 	for (i = 0; i < LEN; i += PAGE)
 		(*shm)[i] = 1;
-	for (i = 0; i < 20 && out_kb(*shm, LEN / 2) < LEN / 2 / 1024; i++) {
-		if (madvise(*shm, LEN / 2, MADV_PAGEOUT))
-			die("madvise(MADV_PAGEOUT)");
-		usleep(20000);
-	}
-	printf("swapped %zu\n", out_kb(*shm, LEN / 2));
+	printf("swapped %zu\n", page_out(*shm, LEN / 2));
 	return fd;
 }
 
