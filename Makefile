@@ -18,7 +18,7 @@ DESTDIR ?=
 
 MODULE_SRC := $(wildcard module/*.c module/*.h) module/Kbuild $(wildcard module/*.sh)
 # The root Kbuild (obj-m += module/): make -C KDIR M=$(TOP) builds module/meminspect.ko
-HELPER_SRC := $(wildcard selftests/helper/*.c) selftests/helper/Kbuild
+HELPER_SRC := $(wildcard selftests/helper/*.c selftests/helper/*.h) selftests/helper/Kbuild
 # The KUnit module: its own files and the module's pure sources ("# pure:" in its Kbuild)
 KUNIT_SRC := $(wildcard module/kunit/*.c module/kunit/*.h) module/kunit/Kbuild \
 	$(addprefix module/,$(shell sed -n 's/^# pure: //p' module/kunit/Kbuild))

@@ -72,6 +72,8 @@
 #include <linux/math64.h>
 #include <linux/moduleparam.h>
 
+#include "test.h"
+
 /* 1 GiB worth: more than a test VM can spare, so a typo fails cleanly */
 #define MI_TEST_MAX_PAGES	(SZ_1G >> PAGE_SHIFT)
 
@@ -361,101 +363,6 @@ static int slab_alias_set(unsigned long on)
 	sl.alias_on = !!sl.alias;
 	return 0;
 }
-
-/* ---- allocs: N kmalloc(S) objects from one call site (test_allocs.sh) --- */
-
-#define MI_ALLOCS_MAX_N		200000UL
-#define MI_ALLOCS_MAX_SIZE	8192UL
-
-static struct {
-	struct mutex lock;	/* serialises the allocs file */
-	void **objs;
-	unsigned long n, size;
-} al = {
-	.lock = __MUTEX_INITIALIZER(al.lock),
-};
-
-static void allocs_free(void)
-{
-	unsigned long i;
-
-	for (i = 0; i < al.n; i++)
-		kfree(al.objs[i]);
-	kvfree(al.objs);
-	al.objs = NULL;
-	al.n = 0;
-	al.size = 0;
-}
-
-/* The one call site of the objects: noinline so it keeps its own symbol. */
-static noinline int allocs_fill(void **objs, unsigned long n,
-				unsigned long size)
-{
-	unsigned long i;
-
-	for (i = 0; i < n; i++) {
-		objs[i] = kmalloc(size, GFP_KERNEL);
-		if (!objs[i])
-			return -ENOMEM;
-	}
-	return 0;
-}
-
-static ssize_t allocs_read(struct file *file, char __user *ubuf,
-			   size_t count, loff_t *ppos)
-{
-	char tmp[48];
-	int len;
-
-	mutex_lock(&al.lock);
-	len = scnprintf(tmp, sizeof(tmp), "%lu %lu\n", al.n, al.size);
-	mutex_unlock(&al.lock);
-	return simple_read_from_buffer(ubuf, count, ppos, tmp, len);
-}
-
-/* "N S": free what is held, then hold N objects of S bytes; "0": free. */
-static ssize_t allocs_write(struct file *file, const char __user *ubuf,
-			    size_t count, loff_t *ppos)
-{
-	unsigned long n, size = 0;
-	char buf[48];
-	int ret;
-
-	if (count >= sizeof(buf))
-		return -EINVAL;
-	if (copy_from_user(buf, ubuf, count))
-		return -EFAULT;
-	buf[count] = '\0';
-	ret = sscanf(buf, "%lu %lu", &n, &size);
-	if (ret < 1 || (n && ret != 2))
-		return -EINVAL;
-	if (n > MI_ALLOCS_MAX_N || (n && (!size || size > MI_ALLOCS_MAX_SIZE)))
-		return -ERANGE;
-	mutex_lock(&al.lock);
-	allocs_free();
-	ret = 0;
-	if (n) {
-		al.objs = kvcalloc(n, sizeof(*al.objs), GFP_KERNEL);
-		ret = -ENOMEM;
-		if (al.objs) {
-			/* objs is zeroed: a partial fill frees what it got */
-			al.n = n;
-			al.size = size;
-			ret = allocs_fill(al.objs, n, size);
-			if (ret)
-				allocs_free();
-		}
-	}
-	mutex_unlock(&al.lock);
-	return ret ?: count;
-}
-
-static const struct file_operations allocs_fops = {
-	.owner = THIS_MODULE,
-	.read = allocs_read,
-	.write = allocs_write,
-	.llseek = default_llseek,
-};
 
 /* ---- fault injection ----------------------------------------------------- */
 
@@ -763,7 +670,7 @@ static const struct {
 	{ "fault_alloc", &fault_alloc_fops },
 	{ "fault_setup", &fault_setup_fops,
 	  MI_TEST_NUM(&fa.lock, &fa.runs, 1, fault_setup_set) },
-	{ "allocs", &allocs_fops },
+	{ "allocs", &mi_test_allocs_fops },
 };
 
 static int __init meminspect_test_init(void)
@@ -814,7 +721,7 @@ static void __exit meminspect_test_exit(void)
 	 * the list after this: no lock needed to free it.
 	 */
 	debugfs_remove_recursive(held.dir);
-	allocs_free();
+	mi_test_allocs_free();
 	held_shrink(0);
 	slab_release_all();
 }
