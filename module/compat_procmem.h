@@ -128,9 +128,9 @@ static inline bool mi_pte_map_lock(struct mm_struct *mm, pmd_t *pmd,
 	 * sparse of it (MI_RCU_SPARSE_CONTEXT, probe.sh).
 	 */
 #ifdef MI_RCU_SPARSE_CONTEXT
-	return mi_cond_acquire(*ptl, mi_cond_acquire(RCU, *pte != NULL));
+	return mi_cond_acquire(*ptl, mi_cond_acquire(RCU, !!*pte));
 #else
-	return mi_cond_acquire(*ptl, *pte != NULL);
+	return mi_cond_acquire(*ptl, !!*pte);
 #endif
 #else
 	*pte = pte_offset_map_lock(mm, pmd, addr, ptl);

@@ -263,6 +263,7 @@ struct mi_vmas_iter {
 	struct mi_found found;	/* at record 0 */
 	int err;
 };
+
 static_assert(offsetof(struct mi_vmas_iter, target) == 0);
 
 #define MI_VMAS_NOTE	((void *)2)
