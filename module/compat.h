@@ -13,17 +13,11 @@
 #include <linux/huge_mm.h>
 #include <linux/mm.h>
 #include <linux/mmzone.h>
-#include <linux/page_idle.h>
 #include <linux/swap.h>
 #include <linux/percpu.h>
 #include <linux/ptrace.h>
 #include <linux/uaccess.h>
 #include <linux/vmstat.h>
-#ifdef MI_HAVE_SOFTLEAF
-#include <linux/leafops.h>
-#else
-#include <linux/swapops.h>
-#endif
 #ifdef CONFIG_X86_KERNEL_IBT
 #include <asm/ibt.h>
 #endif
@@ -31,6 +25,9 @@
 #ifdef MI_PROBE_FAILED
 #error "probe.sh could not read the kernel headers; see its message"
 #endif
+
+/* One process's memory: page walk, page counts, VMAs, mapped files. */
+#include "compat_procmem.h"
 
 /*
  * "mm: memcontrol: account pagetables per node" (f0c0c115fb81, v5.11)
@@ -230,6 +227,27 @@ static __always_inline unsigned long mi_entry_caller(struct pt_regs *regs)
 #endif
 }
 
+/*
+ * Arguments that some kmalloc entry points gain before the gfp mask, 0 or
+ * 1 each, for the table of entry points in fault_probe.c (constants: they
+ * sit in its initialisers): the bucket pointer ("mm/slab: Introduce
+ * kmem_buckets_create() and family", 67f2df3b82d0, v6.11, with
+ * CONFIG_SLAB_BUCKETS) and the allocation token
+ * (CONFIG_KMALLOC_PARTITION_CACHES, 7.x; an empty struct without it, which
+ * takes no register).
+ */
+#if defined(MI_HAVE_BUCKET_PARAMS) && IS_ENABLED(CONFIG_SLAB_BUCKETS)
+#define MI_KMALLOC_BUCKET_ARGS	1
+#else
+#define MI_KMALLOC_BUCKET_ARGS	0
+#endif
+#if defined(MI_HAVE_KMALLOC_TOKEN) && \
+	IS_ENABLED(CONFIG_KMALLOC_PARTITION_CACHES)
+#define MI_KMALLOC_TOKEN_ARGS	1
+#else
+#define MI_KMALLOC_TOKEN_ARGS	0
+#endif
+
 #ifdef CONFIG_KPROBES_ON_FTRACE
 #define MI_KPROBE_KIND	"ftrace"
 #else
@@ -277,205 +295,6 @@ static inline bool mi_zone_boost(const struct zone *zone, unsigned long *pages)
 }
 
 /*
- * Page walk (procmem.c): what smaps reads, one helper per difference.
- */
-
-/*
- * A per-mm RSS counter as /proc/PID/status reads it.  "mm: fix the
- * inaccurate memory statistics issue for users" (v6.16, in Debian's 6.12
- * and 7.3) made status sum the per-CPU counters; before it status read the
- * approximate value (the per-thread cached deltas up to 6.1, the per-CPU
- * counter's global part from 6.2).
- */
-static inline unsigned long mi_mm_counter(struct mm_struct *mm, int member)
-{
-#ifdef MI_HAVE_GET_MM_COUNTER_SUM
-	return get_mm_counter_sum(mm, member);
-#else
-	return get_mm_counter(mm, member);
-#endif
-}
-
-/*
- * Is @pmd a huge (or non-present huge) entry, the test that
- * pmd_trans_huge_lock() makes?  Its out-of-line half
- * __pmd_trans_huge_lock() is not exported, so procmem.c takes pmd_lock()
- * itself and asks this under the lock.  pmd_is_huge() (7.3) replaced the
- * is_swap_pmd() || pmd_trans_huge() || pmd_devmap() test.
- */
-static inline bool mi_pmd_is_huge(pmd_t pmd)
-{
-#ifdef MI_HAVE_PMD_IS_HUGE
-	return pmd_is_huge(pmd);
-#else
-	return is_swap_pmd(pmd) || pmd_trans_huge(pmd) || pmd_devmap(pmd);
-#endif
-}
-
-/*
- * Is the non-none, non-present @pte a swap entry (not a migration, device
- * or marker entry)?  Then *@entry is it.  "mm: introduce leaf entry type"
- * (7.3) replaced is_swap_pte()/non_swap_entry() with the softleaf API.
- */
-static inline bool mi_pte_swap_entry(pte_t pte, swp_entry_t *entry)
-{
-#ifdef MI_HAVE_SOFTLEAF
-	softleaf_t leaf = softleaf_from_pte(pte);
-
-	*entry = leaf;
-	return softleaf_is_swap(leaf);
-#else
-	if (!is_swap_pte(pte))
-		return false;
-	*entry = pte_to_swp_entry(pte);
-	return !non_swap_entry(*entry);
-#endif
-}
-
-/*
- * The page flags and counts smaps_account() reads.  Up to 6.1 it works on
- * the struct page (flag tests resolve to the head page as the page-flags
- * policies say); "fs/proc/task_mmu: convert smaps_account() to use a folio"
- * (6.12 has it) moved it to the folio.  The results are the same; the
- * helpers follow each kernel's own code.
- */
-#ifdef MI_HAVE_PAGE_MAPCOUNT
-static inline bool mi_page_anon(struct page *page)
-{
-	return PageAnon(page);
-}
-
-static inline bool mi_page_swapbacked(struct page *page)
-{
-	return PageSwapBacked(page);
-}
-
-static inline bool mi_page_dirty(struct page *page)
-{
-	return PageDirty(page);
-}
-
-static inline bool mi_page_young(struct page *page)
-{
-	return page_is_young(page) || PageReferenced(page);
-}
-
-static inline bool mi_page_mapped_once(struct page *page)
-{
-	return page_count(page) == 1;
-}
-
-/* Mapped in any page table (pages.c's file classes). */
-static inline bool mi_page_mapped(struct page *page)
-{
-	return page_mapped(page);
-}
-
-/* The mapcount smaps divides a page's PSS by; *@exclusive: "private". */
-static inline int mi_page_mapcount(struct page *page, bool *exclusive)
-{
-	int mapcount = page_mapcount(page);
-
-	*exclusive = mapcount < 2;
-	return mapcount;
-}
-
-static inline const char *mi_pss_source(void)
-{
-	return "page_mapcount() per page, as smaps (5.10-6.1)";
-}
-#else
-static inline bool mi_page_anon(struct page *page)
-{
-	return folio_test_anon(page_folio(page));
-}
-
-static inline bool mi_page_swapbacked(struct page *page)
-{
-	return folio_test_swapbacked(page_folio(page));
-}
-
-static inline bool mi_page_dirty(struct page *page)
-{
-	return folio_test_dirty(page_folio(page));
-}
-
-static inline bool mi_page_young(struct page *page)
-{
-	struct folio *folio = page_folio(page);
-
-	return folio_test_young(folio) || folio_test_referenced(folio);
-}
-
-static inline bool mi_page_mapped_once(struct page *page)
-{
-	return folio_ref_count(page_folio(page)) == 1;
-}
-
-static inline bool mi_page_mapped(struct page *page)
-{
-	return folio_mapped(page_folio(page));
-}
-
-#ifdef CONFIG_NO_PAGE_MAPCOUNT
-/*
- * "mm: CONFIG_NO_PAGE_MAPCOUNT to prepare for not maintain per-page
- * mapcounts in large folios" (v6.15): smaps divides by the folio's average
- * per-page mapcount, rounded (fs/proc/internal.h,
- * folio_average_page_mapcount()), and calls a page private when the folio
- * is not maybe-mapped-shared.  Not built by Debian: untested.
- */
-static inline int mi_page_mapcount(struct page *page, bool *exclusive)
-{
-	struct folio *folio = page_folio(page);
-	int mapcount, entire, avg;
-
-	*exclusive = !folio_maybe_mapped_shared(folio);
-	if (!folio_test_large(folio))
-		return atomic_read(&folio->_mapcount) + 1;
-	mapcount = folio_large_mapcount(folio);
-	if (unlikely(mapcount <= 0))
-		return 0;
-	entire = folio_entire_mapcount(folio);
-	if (mapcount <= entire)
-		return entire;
-	mapcount -= entire;
-	avg = ((unsigned int)mapcount + folio_large_nr_pages(folio) / 2) >>
-	      folio_large_order(folio);
-	return max_t(int, avg + entire, 1);
-}
-
-static inline const char *mi_pss_source(void)
-{
-	return "CONFIG_NO_PAGE_MAPCOUNT: average mapcount per folio, as smaps";
-}
-#else
-/*
- * "mm: remove page_mapcount()" left smaps with folio_precise_page_mapcount()
- * (fs/proc/internal.h, 6.12; under CONFIG_PAGE_MAPCOUNT from 6.15): the
- * page's own mapcount (0 for a typed page) plus the folio's PMD mappings.
- */
-static inline int mi_page_mapcount(struct page *page, bool *exclusive)
-{
-	struct folio *folio = page_folio(page);
-	int mapcount = atomic_read(&page->_mapcount) + 1;
-
-	if (page_mapcount_is_type(mapcount))
-		mapcount = 0;
-	if (folio_test_large(folio))
-		mapcount += folio_entire_mapcount(folio);
-	*exclusive = mapcount < 2;
-	return mapcount;
-}
-
-static inline const char *mi_pss_source(void)
-{
-	return "folio_precise_page_mapcount() per page, as smaps (6.12+)";
-}
-#endif /* CONFIG_NO_PAGE_MAPCOUNT */
-#endif /* MI_HAVE_PAGE_MAPCOUNT */
-
-/*
  * Wait until no task can still be on an ftrace trampoline that returns into
  * this module (mi_fault_ret_null(), fault_probe.c): a task preempted there
  * holds no RCU read lock, so unregister_kprobes()' grace period does not
@@ -513,82 +332,6 @@ static inline bool mi_synchronize_rcu_tasks(void)
 	return false;
 }
 #endif
-
-/*
- * The VMAs of an mm in address order, from a given address, with one
- * lookup when placed and none per step.  "mm: add VMA iterator"
- * (f39af05949a4, v6.1) gave the maple tree's iterator (VMA_ITERATOR(),
- * vma_iter_init(), vma_next()), and "mm: remove the vma linked list"
- * (763ecb035029, v6.1) took away the vm_next list that 5.10 walks.
- * mi_vma_iter_set() places the iterator so that mi_vma_iter_next() returns
- * the VMA containing or following @addr, then each next one.  mmap_lock
- * must be held from the set on: after a drop the iterator must be set again.
- */
-struct mi_vma_iter {
-#ifdef MI_HAVE_VMA_ITERATOR
-	struct vma_iterator vmi;
-#else
-	struct mm_struct *mm;
-	unsigned long addr;
-	struct vm_area_struct *last;	/* NULL: not stepped since the set */
-	bool done;
-#endif
-};
-
-static inline void mi_vma_iter_set(struct mi_vma_iter *it,
-				   struct mm_struct *mm, unsigned long addr)
-{
-#ifdef MI_HAVE_VMA_ITERATOR
-	vma_iter_init(&it->vmi, mm, addr);
-#else
-	it->mm = mm;
-	it->addr = addr;
-	it->last = NULL;
-	it->done = false;
-#endif
-}
-
-static inline struct vm_area_struct *mi_vma_iter_next(struct mi_vma_iter *it)
-{
-#ifdef MI_HAVE_VMA_ITERATOR
-	return vma_next(&it->vmi);
-#else
-	if (it->done)
-		return NULL;
-	it->last = it->last ? it->last->vm_next : find_vma(it->mm, it->addr);
-	it->done = !it->last;
-	return it->last;
-#endif
-}
-
-/*
- * The path and the inode /proc/PID/maps shows for a mapped file.  A file
- * opened by overlayfs on the layer below (a "backing file", FMODE_BACKING)
- * shows the overlay's path and inode, what the user mapped, where the
- * kernel has these helpers: "fs: create helper file_user_path() for user
- * displayed mapped file path" (08582d678fcf, v6.8), used by show_map_vma()
- * from then on, and file_user_inode(), the inode maps takes dev and inode
- * from where fs.h has it (a later upstream change, in Debian's 6.12 and 7.3
- * headers; its commit is not cited here: not checked).  Before them maps
- * prints f_path and file_inode() of the mapped file.
- */
-static inline const struct path *mi_file_user_path(const struct file *f)
-{
-#ifdef MI_HAVE_FILE_USER_PATH
-	return file_user_path(f);
-#else
-	return &f->f_path;
-#endif
-}
-
-static inline const struct inode *mi_file_user_inode(const struct file *f)
-{
-#ifdef MI_HAVE_FILE_USER_INODE
-	return file_user_inode(f);
-#else
-	return file_inode(f);
-#endif
-}
 
 /*
  * The census's page marks (pages.c).  "mm/zsmalloc: use a proper page

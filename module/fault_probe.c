@@ -44,25 +44,7 @@
 #include "fault.h"
 #include "ksyms.h"
 
-/*
- * Arguments that some kmalloc entry points gain before the gfp mask: the
- * bucket pointer ("mm/slab: Introduce kmem_buckets_create() and family",
- * 67f2df3b82d0, v6.11, with CONFIG_SLAB_BUCKETS) and the allocation token
- * (CONFIG_KMALLOC_PARTITION_CACHES, 7.x; an empty struct without it, which
- * takes no register).
- */
-#if defined(MI_HAVE_BUCKET_PARAMS) && IS_ENABLED(CONFIG_SLAB_BUCKETS)
-#define MI_B	1
-#else
-#define MI_B	0
-#endif
-#if defined(MI_HAVE_KMALLOC_TOKEN) && \
-	IS_ENABLED(CONFIG_KMALLOC_PARTITION_CACHES)
-#define MI_T	1
-#else
-#define MI_T	0
-#endif
-
+/* NA: no such argument.  MI_KMALLOC_{BUCKET,TOKEN}_ARGS: compat.h. */
 #define NA	(-1)
 
 struct mi_fault_ep {
@@ -96,10 +78,11 @@ static const struct mi_fault_ep mi_fault_eps[] = {
 	{ "kmem_cache_alloc_noprof", MI_SITE_SLAB, 0, NA, 1, NA },
 	{ "kmem_cache_alloc_lru_noprof", MI_SITE_SLAB, 0, NA, 2, NA },
 	{ "kmem_cache_alloc_node_noprof", MI_SITE_SLAB, 0, NA, 1, NA },
-	{ "__kmalloc_noprof", MI_SITE_SLAB, NA, 0, 1 + MI_T, NA },
-	{ "__kmalloc_node_noprof", MI_SITE_SLAB, NA, 0, 1 + MI_B + MI_T, NA },
+	{ "__kmalloc_noprof", MI_SITE_SLAB, NA, 0, 1 + MI_KMALLOC_TOKEN_ARGS, NA },
+	{ "__kmalloc_node_noprof", MI_SITE_SLAB, NA, 0,
+	  1 + MI_KMALLOC_BUCKET_ARGS + MI_KMALLOC_TOKEN_ARGS, NA },
 	{ "__kmalloc_node_track_caller_noprof", MI_SITE_SLAB, NA, 0,
-	  1 + MI_B + MI_T, NA },
+	  1 + MI_KMALLOC_BUCKET_ARGS + MI_KMALLOC_TOKEN_ARGS, NA },
 	{ "__kmalloc_cache_noprof", MI_SITE_SLAB, 0, 2, 1, NA },
 	{ "__kmalloc_cache_node_noprof", MI_SITE_SLAB, 0, 3, 1, NA },
 	{ "__kmalloc_large_noprof", MI_SITE_SLAB, NA, 0, 1, NA },

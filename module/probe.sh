@@ -34,56 +34,67 @@ enum_has()
 
 flags=
 
+# flag NAME[=VALUE]: add -DNAME[=VALUE] to the flags printed at the end.
+flag()
+{
+	flags="$flags -D$1"
+}
+
+# probe NAME FILE PATTERN: flag NAME when FILE has a line that matches the
+# grep PATTERN (a FILE that is missing has none).
+probe()
+{
+	grep -q -- "$3" "$2" 2>/dev/null && flag "$1"
+}
+
 # "mm: memcontrol: account pagetables per node" (f0c0c115fb81, v5.11):
 # NR_PAGETABLE moved from zone_stat_item to node_stat_item.
-enum_has node_stat_item NR_PAGETABLE && flags="$flags -DMI_HAVE_NODE_PAGETABLE"
+enum_has node_stat_item NR_PAGETABLE && flag MI_HAVE_NODE_PAGETABLE
 
 # "mm: add NR_SECONDARY_PAGETABLE to count secondary page table uses."
 # (ebc97a52b5d6, v6.0): KVM (and from 6.11 IOMMU) page tables, SecPageTables.
 enum_has node_stat_item NR_SECONDARY_PAGETABLE &&
-	flags="$flags -DMI_HAVE_NR_SECONDARY_PAGETABLE"
+	flag MI_HAVE_NR_SECONDARY_PAGETABLE
 
 # "mm: memcg: add swapcache stat for memcg v2" (b6038942480e, v5.12):
 # NR_SWAPCACHE node counter; before it total_swapcache_pages() summed the
 # swap address spaces and was not exported.
-enum_has node_stat_item NR_SWAPCACHE && flags="$flags -DMI_HAVE_NR_SWAPCACHE"
+enum_has node_stat_item NR_SWAPCACHE && flag MI_HAVE_NR_SWAPCACHE
 
 # "mm: vmalloc: streamline vmalloc memory accounting" (Johannes Weiner, 2026;
 # in the 7.3 headers, not in 6.12): NR_VMALLOC node counter replaces the
 # unexported vmalloc_nr_pages(), which is removed.
-enum_has node_stat_item NR_VMALLOC && flags="$flags -DMI_HAVE_NR_VMALLOC"
+enum_has node_stat_item NR_VMALLOC && flag MI_HAVE_NR_VMALLOC
 
 # "mm: add NR_ZSMALLOC to vmstat" (91537fee0013, v4.8): zsmalloc pages
 # (zram, zswap) as the zone counter NR_ZSPAGES, when CONFIG_ZSMALLOC is set.
-enum_has zone_stat_item NR_ZSPAGES && flags="$flags -DMI_HAVE_NR_ZSPAGES"
+enum_has zone_stat_item NR_ZSPAGES && flag MI_HAVE_NR_ZSPAGES
 
 # "mm: rename and change semantics of nr_indirectly_reclaimable_bytes"
 # (b29940c1abd7, v4.20): NR_KERNEL_MISC_RECLAIMABLE node counter.
 enum_has node_stat_item NR_KERNEL_MISC_RECLAIMABLE &&
-	flags="$flags -DMI_HAVE_NR_KERNEL_MISC_RECLAIMABLE"
+	flag MI_HAVE_NR_KERNEL_MISC_RECLAIMABLE
 
 # "mm/page_alloc: split per cpu page lists and zone stats" (28f836b6777b,
 # v5.14): zone->pageset (struct per_cpu_pageset, pcp.count) became
 # zone->per_cpu_pageset (struct per_cpu_pages, count).
-grep -q 'struct per_cpu_pages[[:space:]]*__percpu[[:space:]]*\*per_cpu_pageset;' \
-	"$mmzone" && flags="$flags -DMI_HAVE_PER_CPU_PAGESET"
+probe MI_HAVE_PER_CPU_PAGESET "$mmzone" \
+	'struct per_cpu_pages[[:space:]]*__percpu[[:space:]]*\*per_cpu_pageset;'
 
 # "x86/ibt: Clean up is_endbr()" (Peter Zijlstra, Nov 2024; not in 6.12, in
 # 7.3): the value test is_endbr(u32) became __is_endbr(u32); is_endbr() now
 # takes an address and is not exported.
-grep -q '__is_endbr(u32' "$srctree/arch/x86/include/asm/ibt.h" 2>/dev/null &&
-	flags="$flags -DMI_HAVE___IS_ENDBR"
+probe MI_HAVE___IS_ENDBR "$srctree/arch/x86/include/asm/ibt.h" '__is_endbr(u32'
 
 # "mm, page_alloc: reduce fragmentation by boosting watermarks"
 # (1c30844d2dfe, v5.0): zone->watermark_boost.
-grep -q 'unsigned long[[:space:]]*watermark_boost;' "$mmzone" &&
-	flags="$flags -DMI_HAVE_WATERMARK_BOOST"
+probe MI_HAVE_WATERMARK_BOOST "$mmzone" \
+	'unsigned long[[:space:]]*watermark_boost;'
 
 # Zi Yan's "mm/page_alloc: pageblock flags functions clean up" (v6.17):
 # get_pfnblock_migratetype() replaces get_pfnblock_flags_mask().
-grep -q 'get_pfnblock_migratetype(' \
-	"$srctree/include/linux/pageblock-flags.h" 2>/dev/null &&
-	flags="$flags -DMI_HAVE_GET_PFNBLOCK_MIGRATETYPE"
+probe MI_HAVE_GET_PFNBLOCK_MIGRATETYPE \
+	"$srctree/include/linux/pageblock-flags.h" 'get_pfnblock_migratetype('
 # Page walk (mm, vmas).  mm.h and friends of the running kernel:
 mm_h=$srctree/include/linux/mm.h
 huge_mm_h=$srctree/include/linux/huge_mm.h
@@ -91,83 +102,78 @@ huge_mm_h=$srctree/include/linux/huge_mm.h
 # "mm: remove page_mapcount()" (Matthew Wilcox, v6.12 cycle; fs/proc moved to
 # folio_precise_page_mapcount(), 6.12): smaps counts on struct page with the
 # inline page_mapcount() where it still exists (5.10, 6.1).
-grep -q 'static inline int page_mapcount(struct page' "$mm_h" 2>/dev/null &&
-	flags="$flags -DMI_HAVE_PAGE_MAPCOUNT"
+probe MI_HAVE_PAGE_MAPCOUNT "$mm_h" \
+	'static inline int page_mapcount(struct page'
 
 # "mm/pgtable: allow pte_offset_map[_lock]() to fail" (0d940a9b270b, v6.5)
 # made pte_offset_map_lock() call the unexported __pte_offset_map_lock();
 # later (in 7.3, not 6.12) pte_offset_map_lock() itself became out of line.
 if grep -q '^pte_t \*__pte_offset_map_lock(' "$mm_h" 2>/dev/null; then
-	flags="$flags -DMI_PTE_MAP_LOCK_SYM=__pte_offset_map_lock"
+	flag MI_PTE_MAP_LOCK_SYM=__pte_offset_map_lock
 elif grep -q '^pte_t \*pte_offset_map_lock(' "$mm_h" 2>/dev/null; then
-	flags="$flags -DMI_PTE_MAP_LOCK_SYM=pte_offset_map_lock"
+	flag MI_PTE_MAP_LOCK_SYM=pte_offset_map_lock
 fi
 
 # For sparse only: where rcu_read_unlock() says __release(RCU) (up to 6.x;
 # 7.x spells it __release_shared(RCU)), the RCU read lock that
 # __pte_offset_map_lock() takes must be announced to sparse as well.
-grep -q '__release(RCU);' "$srctree/include/linux/rcupdate.h" 2>/dev/null &&
-	flags="$flags -DMI_RCU_SPARSE_CONTEXT"
+probe MI_RCU_SPARSE_CONTEXT "$srctree/include/linux/rcupdate.h" \
+	'__release(RCU);'
 
 # "mm/huge_memory: introduce pmd_is_huge()" (in 7.3, not 6.12): the one test
 # for a huge or non-present (migration) PMD entry, after pmd_devmap() went.
-grep -q 'static inline bool pmd_is_huge(' "$huge_mm_h" 2>/dev/null &&
-	flags="$flags -DMI_HAVE_PMD_IS_HUGE"
+probe MI_HAVE_PMD_IS_HUGE "$huge_mm_h" 'static inline bool pmd_is_huge('
 
 # "mm: introduce leaf entry type and use to simplify leaf entry logic"
 # (Lorenzo Stoakes, in 7.3): softleaf_from_pte() replaces is_swap_pte() and
 # pte_to_swp_entry() for decoding non-present PTEs.
 [ -r "$srctree/include/linux/leafops.h" ] &&
-	flags="$flags -DMI_HAVE_SOFTLEAF"
+	flag MI_HAVE_SOFTLEAF
 
 # "mm: fix the inaccurate memory statistics issue for users" (v6.16;
 # backported to 6.12.y, Debian 6.12.95 has it): /proc/PID/status sums the
 # per-CPU RSS counters with get_mm_counter_sum() instead of reading the
 # approximate get_mm_counter().
-grep -q 'get_mm_counter_sum(' "$mm_h" 2>/dev/null &&
-	flags="$flags -DMI_HAVE_GET_MM_COUNTER_SUM"
+probe MI_HAVE_GET_MM_COUNTER_SUM "$mm_h" 'get_mm_counter_sum('
 
 # "mm: add VMA iterator" (f39af05949a4, v6.1): VMA_ITERATOR() and
 # vma_next() over the maple tree; 5.10 has the vm_next list instead.
-grep -q 'define VMA_ITERATOR(' "$srctree/include/linux/mm_types.h" \
-	2>/dev/null && flags="$flags -DMI_HAVE_VMA_ITERATOR"
+probe MI_HAVE_VMA_ITERATOR "$srctree/include/linux/mm_types.h" \
+	'define VMA_ITERATOR('
 
 # "fs: create helper file_user_path() for user displayed mapped file path"
 # (08582d678fcf, v6.8) and file_user_inode() (later; in Debian's 6.12 and
 # 7.3 headers, not 6.1's): what /proc/PID/maps prints for an overlayfs
 # backing file.
 fs_h=$srctree/include/linux/fs.h
-grep -q 'file_user_path(const struct file' "$fs_h" 2>/dev/null &&
-	flags="$flags -DMI_HAVE_FILE_USER_PATH"
-grep -q 'file_user_inode(const struct file' "$fs_h" 2>/dev/null &&
-	flags="$flags -DMI_HAVE_FILE_USER_INODE"
+probe MI_HAVE_FILE_USER_PATH "$fs_h" 'file_user_path(const struct file'
+probe MI_HAVE_FILE_USER_INODE "$fs_h" 'file_user_inode(const struct file'
 
 # "mm/shmem.c: make shmem_mapping() inline" (30e6a51dbb05, after v5.10):
 # shmem_mapping() became an inline test of the exported shmem_aops, until
 # "shmem: move shmem_mapping out of line" (Christoph Hellwig, v6.9) made it
 # a function again.  Where it is inline, kallsyms has no shmem_mapping.
-grep -q 'extern const struct address_space_operations shmem_aops;' \
-	"$srctree/include/linux/shmem_fs.h" 2>/dev/null &&
-	flags="$flags -DMI_HAVE_INLINE_SHMEM_MAPPING"
+probe MI_HAVE_INLINE_SHMEM_MAPPING "$srctree/include/linux/shmem_fs.h" \
+	'extern const struct address_space_operations shmem_aops;'
 
 # "mm/slab: Introduce kmem_buckets_create() and family" (67f2df3b82d0,
 # v6.11): with CONFIG_SLAB_BUCKETS, __kmalloc_node_noprof() and
 # __kmalloc_node_track_caller_noprof() take a bucket pointer after the size.
-grep -q 'define DECL_BUCKET_PARAMS' "$srctree/include/linux/slab.h" &&
-	flags="$flags -DMI_HAVE_BUCKET_PARAMS"
+probe MI_HAVE_BUCKET_PARAMS "$srctree/include/linux/slab.h" \
+	'define DECL_BUCKET_PARAMS'
 
 # CONFIG_KMALLOC_PARTITION_CACHES (7.x): the kmalloc entry points take an
 # allocation token after the size (and the bucket).
-grep -q 'define DECL_TOKEN_PARAMS' "$srctree/include/linux/slab.h" &&
-	flags="$flags -DMI_HAVE_KMALLOC_TOKEN"
+probe MI_HAVE_KMALLOC_TOKEN "$srctree/include/linux/slab.h" \
+	'define DECL_TOKEN_PARAMS'
 
 # synchronize_rcu_tasks(): "rcu: Add call_rcu_tasks()" (8315f42295d2, v3.18),
 # built and exported only with CONFIG_TASKS_RCU, which ftrace selects on
 # preemptible kernels to free its trampolines (ftrace_shutdown()).  Debian's
 # 6.1, 6.12 and 7.3 (PREEMPT_DYNAMIC) and arm64 7.3 (PREEMPT_LAZY) export
 # it; 5.10 and arm64 6.1 and 6.12 (voluntary preemption, no TASKS_RCU) do not.
-grep -q '[[:space:]]synchronize_rcu_tasks[[:space:]]' "$symvers" 2>/dev/null &&
-	flags="$flags -DMI_HAVE_SYNCHRONIZE_RCU_TASKS"
+probe MI_HAVE_SYNCHRONIZE_RCU_TASKS "$symvers" \
+	'[[:space:]]synchronize_rcu_tasks[[:space:]]'
 
 # allocs.c's kmem tracepoint prototypes (include/trace/events/kmem.h).
 kmem=$srctree/include/trace/events/kmem.h
@@ -176,51 +182,46 @@ kmem=$srctree/include/trace/events/kmem.h
 # kmem_cache_alloc take a node, and kmem_cache_alloc the cache ("mm/
 # slab_common: drop kmem_alloc & avoid dereferencing fields when not
 # using", 2c1d697fb8ba, v6.1).
-grep -q '^TRACE_EVENT(kmem_cache_alloc,' "$kmem" 2>/dev/null &&
-	flags="$flags -DMI_HAVE_KMEM_TP_NODE_FOLDED"
+probe MI_HAVE_KMEM_TP_NODE_FOLDED "$kmem" '^TRACE_EVENT(kmem_cache_alloc,'
 # kmem_cache_free: "mm, tracing: record slab name for kmem_cache_free()"
 # (3544de8ee6e4, v5.12) added the name; "mm/slab_common: kmem_cache_free
 # tracepoint: pass the cache" (v6.1, with the change above) the cache.
 if grep -q 'const void \*ptr, const struct kmem_cache \*s)' "$kmem" 2>/dev/null; then
-	flags="$flags -DMI_HAVE_KMEM_CACHE_FREE_CACHE"
+	flag MI_HAVE_KMEM_CACHE_FREE_CACHE
 elif grep -q 'const void \*ptr, const char \*name)' "$kmem" 2>/dev/null; then
-	flags="$flags -DMI_HAVE_KMEM_CACHE_FREE_NAME"
+	flag MI_HAVE_KMEM_CACHE_FREE_NAME
 fi
 
 # "mm: turn PG_slab into a page type" (46df8e73a4a3, v6.10): PageSlab()
 # reads page_type instead of the PG_slab flag.
 pageflags=$srctree/include/linux/page-flags.h
-grep -q 'PAGE_TYPE_OPS(Slab\|static inline bool PageSlab' "$pageflags" &&
-	flags="$flags -DMI_HAVE_SLAB_PAGE_TYPE"
+probe MI_HAVE_SLAB_PAGE_TYPE "$pageflags" \
+	'PAGE_TYPE_OPS(Slab\|static inline bool PageSlab'
 
 # "mm/zsmalloc: use a proper page type" (43d746dc49bb, v6.11): zsmalloc
 # pages carry PageZsmalloc(); before it they had no per-pfn mark.
-grep -q 'PAGE_TYPE_OPS(Zsmalloc' "$pageflags" &&
-	flags="$flags -DMI_HAVE_PAGE_ZSMALLOC"
+probe MI_HAVE_PAGE_ZSMALLOC "$pageflags" 'PAGE_TYPE_OPS(Zsmalloc'
 
 # The PGTY_large_kmalloc page type (Matthew Wilcox; in the 7.3 headers, not
 # in 6.12): kmalloc()s above the largest kmalloc cache come from the page
 # allocator and are counted in NR_SLAB_UNRECLAIMABLE_B; with it they carry
 # PageLargeKmalloc(), before it no mark.
-grep -q 'PAGE_TYPE_OPS(LargeKmalloc' "$pageflags" &&
-	flags="$flags -DMI_HAVE_PAGE_LARGE_KMALLOC"
+probe MI_HAVE_PAGE_LARGE_KMALLOC "$pageflags" 'PAGE_TYPE_OPS(LargeKmalloc'
 
 # pg_data_t.kswapd_failures: an int until 7.x made it an atomic_t
 # (pressure.c reads it through mi_kswapd_failures()).
-grep -q 'atomic_t[[:space:]]*kswapd_failures;' "$mmzone" &&
-	flags="$flags -DMI_HAVE_ATOMIC_KSWAPD_FAILURES"
+probe MI_HAVE_ATOMIC_KSWAPD_FAILURES "$mmzone" \
+	'atomic_t[[:space:]]*kswapd_failures;'
 
 # PGSCAN_*/PGSTEAL_* moved from enum vm_event_item to enum node_stat_item
 # (in the 7.3 headers, not 6.12's; pressure.c reads them per kind).
-grep -q '^[[:space:]]*PGSCAN_DIRECT,' "$mmzone" &&
-	flags="$flags -DMI_HAVE_PGSCAN_NODE_STAT"
+probe MI_HAVE_PGSCAN_NODE_STAT "$mmzone" '^[[:space:]]*PGSCAN_DIRECT,'
 
 # The vmscan begin/end tracepoints gained the memcg as an argument, with
 # gfp_flags moved first (in the 7.3 headers, not in 6.12; the upstream
 # subject is "mm: vmscan: add memcg information to reclaim tracepoints",
 # hash not checked here): latency.c's probes must take the same arguments.
-grep -q 'TP_PROTO(gfp_t gfp_flags, int order, struct mem_cgroup \*memcg)' \
-	"$srctree/include/trace/events/vmscan.h" 2>/dev/null &&
-	flags="$flags -DMI_HAVE_VMSCAN_TP_MEMCG"
+probe MI_HAVE_VMSCAN_TP_MEMCG "$srctree/include/trace/events/vmscan.h" \
+	'TP_PROTO(gfp_t gfp_flags, int order, struct mem_cgroup \*memcg)'
 
 echo "$flags"
