@@ -27,18 +27,48 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/jiffies.h>
 #include <linux/memory.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
 #include <linux/notifier.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
 #include <linux/spinlock.h>
 #include <linux/wait.h>
 
 #include "offline_guard.h"
+#include "params.h"
 
 static DEFINE_SPINLOCK(mi_og_lock);
 static DECLARE_WAIT_QUEUE_HEAD(mi_og_wq);
 static unsigned int mi_og_walkers;	/* walks in progress */
 static bool mi_og_offlining;		/* between GOING_OFFLINE and its end */
 static bool mi_og_registered;
+
+/*
+ * test_walk_pause_ms: for hotplug_buddy.sh only.  Every walk that takes the
+ * guard then sleeps this long, killably, before it touches a struct page,
+ * so that the test can start an offline while a walk surely holds the guard
+ * (and another walk while that offline is pending) and time both: without
+ * the guard the offline would not wait.  0 (the default): no pause.  Set at
+ * load time only (0444); 0..MI_WALK_PAUSE_MAX_MS, else -EINVAL or -ERANGE.
+ */
+static unsigned int mi_og_pause_ms;
+
+static int mi_og_pause_set(const char *val, const struct kernel_param *kp)
+{
+	return mi_walk_pause_parse(val, kp->arg);
+}
+
+static const struct kernel_param_ops mi_og_pause_ops = {
+	.set = mi_og_pause_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(test_walk_pause_ms, &mi_og_pause_ops, &mi_og_pause_ms, 0444);
+MODULE_PARM_DESC(test_walk_pause_ms,
+		 "tests only: every walk sleeps this long after taking the offline guard (0-10000 ms, default 0)");
 
 static bool mi_og_enter(void)
 {
@@ -62,18 +92,6 @@ static bool mi_og_idle(void)
 	return idle;
 }
 
-/*
- * Before touching struct pages by pfn: wait out an offline in progress.
- * -ENODEV when the notifier is not registered: nothing would hold off an
- * offline, so nothing is walked.
- */
-int mi_offline_hold(void)
-{
-	if (!mi_og_registered)
-		return -ENODEV;
-	return wait_event_killable(mi_og_wq, mi_og_enter());
-}
-
 void mi_offline_release(void)
 {
 	bool last;
@@ -83,6 +101,30 @@ void mi_offline_release(void)
 	spin_unlock(&mi_og_lock);
 	if (last)
 		wake_up_all(&mi_og_wq);
+}
+
+/*
+ * Before touching struct pages by pfn: wait out an offline in progress.
+ * -ENODEV when the notifier is not registered: nothing would hold off an
+ * offline, so nothing is walked.  The callers hold no lock here, so the
+ * test pause may sleep; killed during it, the walk counts itself out and
+ * fails with -EINTR.
+ */
+int mi_offline_hold(void)
+{
+	int err;
+
+	if (!mi_og_registered)
+		return -ENODEV;
+	err = wait_event_killable(mi_og_wq, mi_og_enter());
+	if (err || !mi_og_pause_ms)
+		return err;
+	schedule_timeout_killable(msecs_to_jiffies(mi_og_pause_ms));
+	if (fatal_signal_pending(current)) {
+		mi_offline_release();
+		return -EINTR;
+	}
+	return 0;
 }
 
 static void mi_og_set_offlining(bool on)

@@ -22,3 +22,21 @@ int mi_walk_budget_parse(const char *val, unsigned int *out)
 	*out = v;
 	return 0;
 }
+
+/*
+ * test_walk_pause_ms: a decimal 0..MI_WALK_PAUSE_MAX_MS, one trailing
+ * newline allowed.  -EINVAL if it is not a number, -ERANGE if it is too
+ * large; *@out is written only on success.
+ */
+int mi_walk_pause_parse(const char *val, unsigned int *out)
+{
+	unsigned int v;
+	int err = kstrtouint(val, 10, &v);
+
+	if (err)
+		return err;
+	if (v > MI_WALK_PAUSE_MAX_MS)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}

@@ -18,4 +18,14 @@
 
 int mi_walk_budget_parse(const char *val, unsigned int *out);
 
+/*
+ * Tests only (parameter test_walk_pause_ms): how long every walk that holds
+ * the offline guard sleeps once it has taken it (offline_guard.c), so that
+ * a selftest can start a memory offline while a walk is surely in
+ * progress.  0 (the default) does not sleep; at most 10 s.
+ */
+#define MI_WALK_PAUSE_MAX_MS	10000U
+
+int mi_walk_pause_parse(const char *val, unsigned int *out);
+
 #endif /* MI_PARAMS_H */

@@ -14,6 +14,9 @@
 #   2. the DIMM is unplugged and plugged again through the QEMU monitor
 #      (ACPI eject: offline, then remove_memory(), which frees the memmap),
 #      REMOVES times.
+# Then, with the readers and churn stopped, 3. the guard itself is timed
+# (the module reloaded with test_walk_pause_ms): an offline waits for a
+# walk in progress, a walk for a pending offline.
 # Every read must succeed and be complete, a splat fails the run (vm-run
 # exit 125), and after it buddy and fragmentation must agree with
 # /proc/pagetypeinfo, /proc/buddyinfo and debugfs extfrag/ again, as in
@@ -172,3 +175,160 @@ check "meminspect reloaded with the default walk_budget" mi_loaded
 # ---- after: the figures are the kernel's again ----
 mm_phase "buddy after the hot-remove vs pagetypeinfo/buddyinfo" 3 buddy_snap "$REST"
 mm_phase "fragmentation after the hot-remove vs debugfs extfrag" 3 extfrag_snap "$REST_IDX"
+
+# ---- 3: the guard, timed (test_walk_pause_ms) ----
+# With test_walk_pause_ms=P every walk sleeps P ms once it holds the offline
+# guard, before it touches a struct page (offline_guard.c).  A read of buddy
+# is at least N such walks: a free-list walk and, where the pageblocks field
+# is not "-", a pageblock count per zone it prints (more if seq_file shows
+# the records again).  Reader A starts; once it sleeps in mi_offline_hold()
+# (/proc/PID/wchan or stack; after 1 s at most where neither says), one DIMM
+# block is offlined; 0.5 s after that, with the offline pending, reader B
+# starts.  With the guard the offline ends no earlier than A's first walk
+# (A's start + P), and every walk of B starts after the offline has ended
+# (B ends no earlier than the offline's end + N * P).  Without the guard
+# (mi_offline_hold() not waiting) the offline ends in well under P and is
+# over before B starts; with walks that do not wait for a pending offline,
+# B ends N * P after its own start, before the offline's end + N * P
+# (docs/tests.md).  MARGIN: /proc/uptime's 10 ms steps, and the time from
+# the kernel's end of the offline to the shell's reading of the clock
+# (0.3-0.4 s of slack seen with load 20 on 2 cores; the failures without
+# the guard miss by 1.5 s and more).
+PAUSE_MS=${PAUSE_MS:-3000} MARGIN_MS=1000
+
+# now_ms: the guest's uptime in ms (/proc/uptime has two decimals)
+now_ms()
+{
+	read -r _up _idle < /proc/uptime
+	echo $((${_up%.*}${_up#*.} * 10))
+}
+
+# timed_read FILE OUT: read debugfs FILE into OUT; the reader's pid into
+# OUT.pid, "START END STATUS" (ms) into OUT.t
+timed_read()
+{
+	_tr_s=$(now_ms)
+	cat "$MI_DIR/$1" > "$2" 2> "$2.err" &
+	echo $! > "$2.pid"
+	wait $!
+	_tr_rc=$?
+	echo "$_tr_s $(now_ms) $_tr_rc" > "$2.t"
+}
+
+# in_pause OUT: the reader of timed_read OUT sleeps in mi_offline_hold():
+# its wchan ("mi_offline_hold [meminspect]" on 6.x), or its stack where
+# wchan does not say (5.10's x86 get_wchan() needs frame pointers)
+in_pause()
+{
+	[ -r "$1.pid" ] && read -r _ip_pid < "$1.pid" || return 1
+	_ip_w=
+	read -r _ip_w < "/proc/$_ip_pid/wchan" 2>/dev/null
+	case $_ip_w in
+	mi_offline_hold*) return 0 ;;
+	esac
+	grep -q 'mi_offline_hold+' "/proc/$_ip_pid/stack" 2>/dev/null
+}
+
+# buddy_whole OUT REF: OUT is a complete buddy read with the same rows as
+# REF (header, the node/zone/migratetype keys in order, the walk note)
+buddy_whole()
+{
+	grep -q '^node zone migratetype ' "$1" && grep -q '^# walk: ' "$1" &&
+		[ "$(grep -v '^#' "$1" | cut -d' ' -f1-3)" = "$(grep -v '^#' "$2" | cut -d' ' -f1-3)" ]
+}
+
+# read_good STATUS OUT REF: the read's status was 0 and OUT is complete
+read_good()
+{
+	[ "$1" -eq 0 ] && buddy_whole "$2" "$3"
+}
+
+for arg in test_walk_pause_ms=10001 test_walk_pause_ms=-1 test_walk_pause_ms=abc; do
+	if mi_reload "$arg" 2>/dev/null; then
+		fail "insmod $arg is refused"
+	else
+		check "insmod $arg is refused, module not loaded" eval '! mi_loaded'
+	fi
+done
+mi_reload test_walk_pause_ms="$PAUSE_MS"
+check "meminspect reloaded with test_walk_pause_ms=$PAUSE_MS" \
+	[ "$(cat /sys/module/meminspect/parameters/test_walk_pause_ms 2>/dev/null)" = "$PAUSE_MS" ]
+blk=$(dimm_blocks | tail -n 1)
+check "DIMM block $blk is online before the timed offline" \
+	[ "$(cat "$MEM/$blk/state" 2>/dev/null)" = online ]
+
+# a read alone: how many paused walks one buddy read makes at least
+timed_read buddy "$T/solo"
+read -r s0 s1 src < "$T/solo.t"
+grep -v '^#' "$T/solo" | sed 1d > "$T/solo.rows"
+nzones=$(cut -d' ' -f1-2 "$T/solo.rows" | sort -u | wc -l)
+nwalks=$nzones
+[ "$(head -n 1 "$T/solo.rows" | cut -d' ' -f4)" = - ] || nwalks=$((nzones * 2))
+diag "a buddy read alone: $((s1 - s0)) ms; $nzones zones, so at least $nwalks walks of $PAUSE_MS ms"
+check "a buddy read alone succeeds and is complete (status $src)" \
+	read_good "$src" "$T/solo" "$T/solo"
+check "a buddy read alone shows at least one zone ($nzones)" [ "$nzones" -ge 1 ]
+check "a buddy read alone pauses in each of its $nwalks walks: $((s1 - s0)) ms >= $nwalks x $PAUSE_MS" \
+	[ $((s1 - s0)) -ge $((nwalks * PAUSE_MS)) ]
+
+# a reader killed in its pause ends at once, and leaves no walk counted in
+# (else the offline below would wait forever: the vm-run timeout)
+k0=$(now_ms)
+cat "$MI_DIR/buddy" > /dev/null 2>&1 &
+kpid=$!
+sleep 0.5
+kill -KILL "$kpid"
+wait "$kpid" 2>/dev/null
+k1=$(now_ms)
+check "a reader SIGKILLed in its pause is gone in $((k1 - k0)) ms (< $PAUSE_MS)" \
+	[ $((k1 - k0)) -lt "$PAUSE_MS" ]
+
+t_a=$(now_ms)
+timed_read buddy "$T/ga" &
+pids=$!
+while ! in_pause "$T/ga" && [ $(($(now_ms) - t_a)) -lt 1000 ]; do
+	sleep 0.1
+done
+seen=no
+in_pause "$T/ga" && seen=yes
+diag "reader A seen sleeping in mi_offline_hold() before the offline: $seen"
+(
+	o0=$(now_ms)
+	orc=0
+	echo offline > "$MEM/$blk/state" 2> "$T/goerr" || orc=1
+	echo "$o0 $(now_ms) $orc" > "$T/goff"
+) &
+pids="$pids $!"
+sleep 0.5
+timed_read buddy "$T/gb" &
+pids="$pids $!"
+for p in $pids; do
+	wait "$p"
+done
+pids=
+read -r a0 a1 arc < "$T/ga.t"
+read -r o0 o1 orc < "$T/goff"
+read -r b0 b1 brc < "$T/gb.t"
+diag "ms from A's start: A $a0-$a1, offline $o0-$o1 (status $orc), B $b0-$b1; $nwalks walks of $PAUSE_MS ms"
+check "the timed offline of $blk succeeded ($(head -c 200 "$T/goerr"))" [ "$orc" -eq 0 ]
+check "the offline began while A's first walk was in its pause (+$((o0 - a0)) ms < $PAUSE_MS)" \
+	[ $((o0 - a0)) -lt "$PAUSE_MS" ]
+check "forward: the offline waited for A's walk: it ended $((o1 - a0)) ms after A's start (>= $PAUSE_MS - $MARGIN_MS), having taken $((o1 - o0)) ms" \
+	[ $((o1 - a0)) -ge $((PAUSE_MS - MARGIN_MS)) ]
+check "B began while the offline was pending (B +$((b0 - a0)) ms, offline's end +$((o1 - a0)) ms)" \
+	[ "$b0" -lt "$o1" ]
+check "reverse: B's walks waited for the offline: B ended $((b1 - o1)) ms after it (>= $nwalks x $PAUSE_MS - $MARGIN_MS)" \
+	[ $((b1 - o1)) -ge $((nwalks * PAUSE_MS - MARGIN_MS)) ]
+check "A's later walks waited for the offline too: A ended $((a1 - o1)) ms after it (>= $((nwalks - 1)) x $PAUSE_MS - $MARGIN_MS)" \
+	[ $((a1 - o1)) -ge $(((nwalks - 1) * PAUSE_MS - MARGIN_MS)) ]
+check "reader A's buddy read succeeded and is complete (status $arc; $(head -c 200 "$T/ga.err"))" \
+	read_good "$arc" "$T/ga" "$T/solo"
+check "reader B's buddy read succeeded and is complete (status $brc; $(head -c 200 "$T/gb.err"))" \
+	read_good "$brc" "$T/gb" "$T/solo"
+
+[ "$(cat "$MEM/$blk/state")" = offline ] && echo online_movable > "$MEM/$blk/state"
+wait_blocks "$nblocks" online
+check "after the timed offline all $nblocks DIMM blocks are online again" [ $? -eq 0 ]
+mi_reload
+check "meminspect reloaded without test_walk_pause_ms (reads 0)" \
+	[ "$(cat /sys/module/meminspect/parameters/test_walk_pause_ms 2>/dev/null)" = 0 ]

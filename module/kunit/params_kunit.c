@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit suite "meminspect_params": parsing of the module's load-time
- * parameters (params.c): valid values, both ends of the range and one
- * past, garbage, overflow, empty input and the trailing newline that
- * sysfs writes and insmod does not.  On every error the destination must
- * keep its value.
+ * parameters (params.c), walk_budget and test_walk_pause_ms: valid
+ * values, both ends of the range and one past, garbage, overflow, empty
+ * input and the trailing newline that sysfs writes and insmod does not.
+ * On every error the destination must keep its value.
  */
 #include <kunit/test.h>
 #include <linux/errno.h>
@@ -69,9 +69,40 @@ static void mi_params_walk_budget_default(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, v, (unsigned int)MI_WALK_BUDGET_DEFAULT);
 }
 
+static const struct t_budget_case t_pause_cases[] = {
+	{ "0", 0, 0 },				/* lowest, the default */
+	{ "3000", 0, 3000 },			/* hotplug_buddy.sh's */
+	{ "3000\n", 0, 3000 },			/* one trailing newline */
+	{ "10000", 0, MI_WALK_PAUSE_MAX_MS },	/* highest */
+	{ "10001", -ERANGE, 0 },		/* one above */
+	{ "4294967295", -ERANGE, 0 },		/* UINT_MAX */
+	{ "4294967296", -ERANGE, 0 },		/* UINT_MAX + 1: overflow */
+	{ "", -EINVAL, 0 },
+	{ "-1", -EINVAL, 0 },
+	{ "1s", -EINVAL, 0 },
+	{ "0x10", -EINVAL, 0 },			/* decimal only */
+	{ "16\n\n", -EINVAL, 0 },		/* one newline only */
+};
+
+static void mi_params_walk_pause(struct kunit *test)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(t_pause_cases); i++) {
+		const struct t_budget_case *c = &t_pause_cases[i];
+		unsigned int v = 777;
+		int err = mi_walk_pause_parse(c->in, &v);
+
+		KUNIT_EXPECT_EQ_MSG(test, err, c->err, "input \"%s\"", c->in);
+		KUNIT_EXPECT_EQ_MSG(test, v, c->err ? 777U : c->want,
+				    "input \"%s\"", c->in);
+	}
+}
+
 static struct kunit_case mi_params_cases[] = {
 	KUNIT_CASE(mi_params_walk_budget),
 	KUNIT_CASE(mi_params_walk_budget_default),
+	KUNIT_CASE(mi_params_walk_pause),
 	{}
 };
 
