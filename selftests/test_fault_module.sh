@@ -160,6 +160,9 @@ case $(uname -r) in
 [1-4].* | 5.[0-9].* | 5.1[0-4].*) depth="--depth 1"
 	diag "brd: add_disk() cannot fail cleanly before 5.15: --depth 1 (brd's own allocations)" ;;
 esac
+# Sampled with meminspect and the helpers already loaded: the bits they set (O, E, N:
+# scripts/taint-expected, the one list of them) are in it, and brd, an in-tree module,
+# sets none, so any bit the sweep adds is new.
 taint0=$(cat /proc/sys/kernel/tainted)
 # shellcheck disable=SC2086
 "$R" fault sweep --module brd --max-runs 300 $spare $depth -- "$INSMOD" "$DRIVERS/brd.ko" rd_nr=1 \
@@ -187,5 +190,5 @@ diag "brd: after its failing runs: $(awk -v runs="$runs" '$1 ~ /^[0-9]+$/ && $1 
 grep '^# nth [0-9]*: kmemleak' "$T/brd" | head -n 6 | while IFS= read -r l; do diag "brd: $l"; done
 check "fault: rmmod brd after the sweep" rmmod brd
 check_eq "fault: sweep of brd: no new taint bit" \
-	"$(( $(cat /proc/sys/kernel/tainted) & ~taint0 & ~(4096 | 8192 | 262144) ))" 0
+	"$(( $(cat /proc/sys/kernel/tainted) & ~taint0 ))" 0
 exit 0
