@@ -456,6 +456,30 @@ require_file()
 	fi
 }
 
+# require_reader: the reader is installed, or one failure and the test file ends
+require_reader()
+{
+	if [ ! -x "$MI_READER" ]; then
+		fail "$MI_READER is installed"
+		exit 0
+	fi
+}
+
+# memcg_brd NAME: Debian's brd loaded afresh with one 128 MiB ramdisk, and the cgroup v2
+# $CG/NAME with memory.max 16 MiB (cgroup2 mounted on $CG first where it is not: cg_mounted=1
+# then), so that the ramdisk's page cache, read from inside NAME, is reclaimed by memcg
+# reclaim. Fails at the first step that does. Needs CG and DRIVERS.
+memcg_brd()
+{
+	if ! awk -v cg="$CG" '$2 == cg && $3 == "cgroup2" { f = 1 } END { exit !f }' /proc/mounts; then
+		mkdir -p "$CG" && mount -t cgroup2 none "$CG" && cg_mounted=1
+	fi
+	echo +memory > "$CG/cgroup.subtree_control" 2> /dev/null
+	rmmod brd 2> /dev/null
+	insmod "$DRIVERS/brd.ko" rd_nr=1 rd_size=131072 && mkdir "$CG/$1" &&
+		echo $((16 << 20)) > "$CG/$1/memory.max"
+}
+
 # require_caps DESC NAME...: skip DESC and exit unless every capabilities
 # row NAME is available; the reason is the first missing row's detail
 require_caps()

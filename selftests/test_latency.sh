@@ -72,13 +72,7 @@ if [ "$(cap_available latency.memcg_reclaim)" != yes ]; then
 elif [ "$st" != ready ]; then
 	skip "latency: memcg reclaim stalls" "${st:-no $DRIVERS/status}"
 else
-	if ! awk '$2 == "'$CG'" && $3 == "cgroup2" { f = 1 } END { exit !f }' /proc/mounts; then
-		mkdir -p "$CG" && mount -t cgroup2 none "$CG" && cg_mounted=1
-	fi
-	echo +memory > "$CG/cgroup.subtree_control" 2> /dev/null
-	rmmod brd 2> /dev/null
-	if insmod "$DRIVERS/brd.ko" rd_nr=1 rd_size=131072 && mkdir "$CG/mi-lat" &&
-	    echo $((16 << 20)) > "$CG/mi-lat/memory.max"; then
+	if memcg_brd mi-lat; then
 		sh -c "echo \$\$ > $CG/mi-lat/cgroup.procs &&
 			dd if=/dev/ram0 of=/dev/null bs=1M count=128 2> /dev/null"
 		n=$(field memcg_reclaim 2)

@@ -5,19 +5,8 @@
 # (0 ok, 1 format, 2 usage, 3 no debugfs, 4 no module, 5 permission).
 . "${ST_DIR:-$(dirname "$0")}/lib.sh"
 
-T=$(mi_tmpdir reader) || exit 1
-cleanup()
-{
-	mi_restore
-	rm -rf "$T"
-}
-trap cleanup EXIT
-trap 'exit 143' TERM INT
-
-if [ ! -x "$MI_READER" ]; then
-	fail "$MI_READER is installed"
-	exit 0
-fi
+mi_setup reader mi_restore
+require_reader
 require_file "$MI_DIR/summary"
 
 # reader_status DESC WANT CMD...: the reader's exit status is WANT

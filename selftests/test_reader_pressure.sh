@@ -47,10 +47,7 @@ cleanup()
 trap cleanup EXIT
 trap 'exit 143' TERM INT
 
-if [ ! -x "$MI_READER" ]; then
-	fail "$MI_READER is installed"
-	exit 0
-fi
+require_reader
 require_file "$MI_DIR/pressure" || exit 0
 
 # -- the workload: memcg reclaim of brd page cache, in a loop -----------------
@@ -59,13 +56,7 @@ st=$(cat "$DRIVERS/status" 2> /dev/null)
 if [ "$st" != ready ]; then
 	diag "no reclaim workload: brd ${st:-has no $DRIVERS/status}"
 else
-	if ! awk '$2 == "'$CG'" && $3 == "cgroup2" { f = 1 } END { exit !f }' /proc/mounts; then
-		mkdir -p "$CG" && mount -t cgroup2 none "$CG" && cg_mounted=1
-	fi
-	echo +memory > "$CG/cgroup.subtree_control" 2> /dev/null
-	rmmod brd 2> /dev/null
-	if insmod "$DRIVERS/brd.ko" rd_nr=1 rd_size=131072 && mkdir "$CG/mi-rp" &&
-	    echo $((16 << 20)) > "$CG/mi-rp/memory.max"; then
+	if memcg_brd mi-rp; then
 		workload=yes
 	else
 		diag "no reclaim workload: brd or a cgroup with memory.max failed"
