@@ -58,7 +58,7 @@ cross-progs:
 	$(CROSS_MAKE) -C $(TOP)/build/$(KERNEL)/userspace -f $(TOP)/userspace/Makefile \
 		--eval 'vpath %.c $(TOP)/userspace' --eval 'vpath %.h $(TOP)/userspace' meminspect
 	$(CROSS_MAKE) -C $(TOP)/build/$(KERNEL)/selftests -f $(TOP)/selftests/Makefile \
-		--eval 'vpath %.c $(TOP)/selftests' all
+		--eval 'vpath %.c $(TOP)/selftests' --eval 'vpath %.h $(TOP)/selftests' all
 
 # The module and the selftests' helper module for one matrix kernel, built in build/KERNEL/
 # from symlinks to the sources so several kernels' objects never mix.

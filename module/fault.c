@@ -117,7 +117,7 @@ NOKPROBE_SYMBOL(mi_fault_rnd100);
  * failslab's order (lib/fault-inject.c, should_fail_ex()): times, space,
  * interval, probability.
  */
-bool mi_fault_decide(const struct mi_fault_call *c)
+static bool mi_fault_decide(const struct mi_fault_call *c)
 {
 	const struct mi_fault_settings *s = &mi_fault_cfg.set;
 	int space;
@@ -147,18 +147,14 @@ NOKPROBE_SYMBOL(mi_fault_decide);
 
 /*
  * A call mi_fault_decide() chose is spared after all (an excluded caller):
- * give back what the decision used up, so that nth, interval and times
- * fail the next matching call, as if the spared one had never been seen.
- * Space and probability used nothing on the way to a failure.
+ * give back what the decision used up, so that interval and times fail
+ * the next matching call.  Space and probability used nothing on the way
+ * to a failure.
  */
-void mi_fault_undecide(void)
+static void mi_fault_undecide(void)
 {
 	const struct mi_fault_settings *s = &mi_fault_cfg.set;
 
-	if (s->nth) {
-		atomic_dec(&mi_fault.nth);
-		return;
-	}
 	if (s->interval > 1)
 		atomic_dec(&mi_fault.interval);
 	if (s->times != -1)
@@ -166,6 +162,32 @@ void mi_fault_undecide(void)
 }
 
 NOKPROBE_SYMBOL(mi_fault_undecide);
+
+/*
+ * Fail this matching call: the decision, and the callers that panic on
+ * failure or that the user spares (exclude-caller, mi_fault_excluded()).
+ * The search of the stack costs more than the rest of the handler, so
+ * without nth it is made for a call the decision chose to fail only (most
+ * matching calls are let through).  With nth (a sweep: run N fails the Nth
+ * point) a spared call must not use up a point, or the next call would be
+ * failed by two runs in a row and the points after it named one run late:
+ * there every matching call is searched first.  The same two orders as
+ * lib/fault-inject.c's should_fail_ex(): fail_stacktrace() first for
+ * fail-nth, last (after times, space, interval, probability) otherwise.
+ */
+bool mi_fault_should_fail(const struct mi_fault_call *c)
+{
+	if (mi_fault_cfg.set.nth)
+		return !mi_fault_excluded(c) && mi_fault_decide(c);
+	if (!mi_fault_decide(c))
+		return false;
+	if (!mi_fault_excluded(c))
+		return true;
+	mi_fault_undecide();
+	return false;
+}
+
+NOKPROBE_SYMBOL(mi_fault_should_fail);
 
 /* ---- arming ------------------------------------------------------------ */
 

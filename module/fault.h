@@ -121,8 +121,7 @@ void mi_fault_disarm(void);
 enum { MI_CNT_CHECKED, MI_CNT_MATCHED, MI_CNT_FAILED, MI_CNT_NOFAIL,
 	MI_NR_CNT };
 void mi_fault_count(enum mi_fault_site site, int what);
-bool mi_fault_decide(const struct mi_fault_call *c);
-void mi_fault_undecide(void);
+bool mi_fault_should_fail(const struct mi_fault_call *c);
 
 /* fault_log.c: mi_fault_record() called by the handler */
 void mi_fault_record(const struct mi_fault_call *c);

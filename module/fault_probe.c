@@ -255,19 +255,9 @@ static int mi_fault_pre(struct kprobe *kp, struct pt_regs *regs)
 		mi_fault_count(c.site, MI_CNT_NOFAIL);
 		return 0;
 	}
-	if (!mi_fault_decide(&c))
+	/* the decision, and the callers that are spared (fault.c) */
+	if (!mi_fault_should_fail(&c))
 		return 0;
-	/*
-	 * Callers that panic on failure, and the user's (exclude-caller).
-	 * Only a call about to be failed pays for the stack search (most
-	 * matching calls are let through by the decision); a spared one gives
-	 * back what the decision used, so nth/interval/times go on to the
-	 * next matching call.
-	 */
-	if (mi_fault_excluded(&c)) {
-		mi_fault_undecide();
-		return 0;
-	}
 	mi_fault_count(c.site, MI_CNT_FAILED);
 	/* the log names the allocating code, not an allocator wrapper */
 	c.caller = mi_fault_alloc_caller(&c);
