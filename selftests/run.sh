@@ -38,6 +38,7 @@ for t in "$@"; do
 	name=${t##*/}
 	diag "$name"
 	before=$(tap_count)
+	t_start=$(cut -d' ' -f1 /proc/uptime)
 	# -k: a test whose TERM trap hangs is killed 30 s later.  stderr
 	# becomes "# " lines so that stdout stays pure TAP.
 	{
@@ -58,6 +59,8 @@ for t in "$@"; do
 	fi
 	# a failed test must not take the module or debugfs from the next one
 	mi_restore
+	# per-file wall time: what make check's lanes spend their time on (docs/tests.md)
+	diag "time $name $(awk -v s="$t_start" '{ printf "%.1f", $1 - s }' /proc/uptime) s"
 done
 
 rm -f "$MI_TAP_COUNTER" "$MI_TAP_COUNTER.rc"
