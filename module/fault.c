@@ -55,6 +55,13 @@ static struct {
 	/* duration: stops injecting from a timer, unregisters from a work */
 	struct timer_list timer;
 	struct work_struct disarm_work;
+	/*
+	 * linger: the sites whose probes a disarm left attached (inert: the
+	 * handlers see mi_fault_stopped), and the work that detaches them
+	 * when the linger is over.  0: nothing lingers.
+	 */
+	unsigned int lingering;
+	struct delayed_work linger_work;
 } mi_fault;
 
 const char *const mi_fault_site_names[MI_NR_SITES] = {
@@ -208,16 +215,54 @@ static void mi_fault_reset_counters(void)
 	mi_fault_log_reset();
 }
 
+/*
+ * Detach probes that a disarm left lingering.  Caller holds
+ * mi_fault_state.lock; the injector is disarmed.
+ */
+void mi_fault_linger_end(void)
+{
+	if (!mi_fault.lingering || mi_fault_state.armed)
+		return;
+	mi_fault_probes_unregister();
+	mi_fault.lingering = 0;
+}
+
+static void mi_fault_linger_work_fn(struct work_struct *work)
+{
+	mutex_lock(&mi_fault_state.lock);
+	/* an arming since took the probes over: it ends its own linger */
+	mi_fault_linger_end();
+	mutex_unlock(&mi_fault_state.lock);
+}
+
 /* Caller holds mi_fault_state.lock. */
 void mi_fault_disarm(void)
 {
+	unsigned int linger = mi_fault_state.cur.linger;
+
 	if (!mi_fault_state.armed)
 		return;
 	/* no new failure from here on, on any CPU, before the slow part */
 	WRITE_ONCE(mi_fault_stopped, true);
 	timer_delete_sync(&mi_fault.timer);
 	mi_fault_set_owner(true);
-	mi_fault_probes_unregister();
+	if (linger) {
+		/*
+		 * Keep the probes: unregistering costs an ftrace update per
+		 * entry point (about 0.1 s each under TCG, ten for slab), and
+		 * a sweep disarms and arms again at every run.  The handlers
+		 * return at once while stopped; wait for those that read it
+		 * before the store (they run with preemption off), as
+		 * unregister_kprobes() would, before the next arming rewrites
+		 * what they read.
+		 */
+		synchronize_rcu();
+		mi_fault.lingering = mi_fault_cfg.set.sites;
+		mod_delayed_work(system_wq, &mi_fault.linger_work,
+				 msecs_to_jiffies(linger));
+	} else {
+		mi_fault_probes_unregister();
+	}
 	mi_fault_set_owner(false);
 	mi_fault_log_quiesce();
 	mi_fault_aim_module_arm(NULL);
@@ -262,13 +307,26 @@ int mi_fault_arm(void)
 	}
 	mi_fault_reset_counters();
 
-	WRITE_ONCE(mi_fault_stopped, false);
-	/* the probes are live as they are registered: spare this task */
+	/* the probes are live as soon as stopped is clear: spare this task */
 	mi_fault_set_owner(true);
-	err = mi_fault_probes_register(s->sites, why, sizeof(why));
-	if (err) {
-		pr_warn("fault: arming: %s\n", why);
-		goto clear_owner;
+	/*
+	 * Probes left lingering by the last disarm for these same sites are
+	 * taken over as they are; for other sites they are detached first.
+	 * The handlers read mi_fault_cfg after stopped (acquire): the
+	 * release below publishes everything written above.
+	 */
+	if (mi_fault.lingering != s->sites)
+		mi_fault_linger_end();
+	smp_store_release(&mi_fault_stopped, false);
+	if (mi_fault.lingering) {
+		cancel_delayed_work(&mi_fault.linger_work);
+		mi_fault.lingering = 0;
+	} else {
+		err = mi_fault_probes_register(s->sites, why, sizeof(why));
+		if (err) {
+			pr_warn("fault: arming: %s\n", why);
+			goto clear_owner;
+		}
 	}
 	for (site = 0; site < MI_NR_SITES; site++) {
 		if (!(s->sites & (1U << site)))
@@ -288,6 +346,7 @@ int mi_fault_arm(void)
 	return 0;
 
 unregister:
+	WRITE_ONCE(mi_fault_stopped, true);
 	mi_fault_probes_unregister();
 clear_owner:
 	mi_fault_set_owner(false);
@@ -366,6 +425,7 @@ int mi_fault_init(struct dentry *parent)
 	mi_fault_settings_init(&mi_fault_state.cur, mi_fault_max_order());
 	mi_fault_log_init();
 	INIT_WORK(&mi_fault.disarm_work, mi_fault_disarm_work_fn);
+	INIT_DELAYED_WORK(&mi_fault.linger_work, mi_fault_linger_work_fn);
 	timer_setup(&mi_fault.timer, mi_fault_timer_fn, 0);
 
 	mi_fault_probes_init(&mi_fault_caps[MI_ROW_SLAB]);
@@ -437,9 +497,12 @@ void mi_fault_exit(void)
 	mi_caps_unregister(&mi_fault_table);
 	mutex_lock(&mi_fault_state.lock);
 	mi_fault_disarm();
+	mi_fault_linger_end();
 	mutex_unlock(&mi_fault_state.lock);
 	/* a duration's work item queued before the disarm: it finds nothing */
 	cancel_work_sync(&mi_fault.disarm_work);
+	/* the linger's work takes the lock: cancelled outside it */
+	cancel_delayed_work_sync(&mi_fault.linger_work);
 	/*
 	 * Only unloading frees the ret stub a failed call returns through;
 	 * disarming frees nothing, so the wait is here, once, not at every

@@ -116,6 +116,7 @@ void mi_fault_knobs_exit(void);
 /* fault.c: called with mi_fault_state.lock held */
 int mi_fault_arm(void);
 void mi_fault_disarm(void);
+void mi_fault_linger_end(void);
 
 /* fault.c: called by the handler */
 enum { MI_CNT_CHECKED, MI_CNT_MATCHED, MI_CNT_FAILED, MI_CNT_NOFAIL,

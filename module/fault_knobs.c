@@ -89,6 +89,10 @@ static int mi_fault_commit(const struct mi_fault_knob *k,
 		if (err)
 			return err;
 		break;
+	case MI_KNOB_OF(linger):
+		/* any write ends a linger: the probes go now (a sweep's end) */
+		mi_fault_linger_end();
+		break;
 	default:
 		break;
 	}

@@ -365,6 +365,8 @@ const struct mi_fault_knob mi_fault_knobs[] = {
 	{ "exclude-caller",	MI_KNOB_CALLERS, MI_AT(exclude_caller), 0,
 	  MI_FAULT_PATH_LEN - 1, mi_is_caller_char },
 	{ "duration",		MI_KNOB_UINT,	MI_AT(duration), 0, INT_MAX },
+	{ "linger",		MI_KNOB_UINT,	MI_AT(linger), 0,
+	  MI_FAULT_LINGER_MAX },
 	{ "armed",		MI_KNOB_ARMED,	MI_AT(armed), 0, 1 },
 	{}
 };

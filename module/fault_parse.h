@@ -37,6 +37,9 @@ struct mi_fault_size_range {
 	unsigned long min, max;
 };
 
+/* linger's largest value, in ms: probes left inert on every call for a minute at most */
+#define MI_FAULT_LINGER_MAX	60000
+
 /* Every knob's value, as written (names unresolved). */
 struct mi_fault_settings {
 	unsigned int sites;		/* MI_FAULT_SITE_* */
@@ -60,6 +63,7 @@ struct mi_fault_settings {
 	unsigned int aim_depth;		/* 1..MI_FAULT_DEPTH_MAX */
 	char exclude_caller[MI_FAULT_PATH_LEN];	/* "f,g"; "" = none */
 	unsigned int duration;		/* ms, 0 (none) or 1..INT_MAX */
+	unsigned int linger;		/* ms, 0 or 1..MI_FAULT_LINGER_MAX */
 	bool armed;
 };
 

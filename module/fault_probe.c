@@ -199,8 +199,12 @@ static int mi_fault_pre(struct kprobe *kp, struct pt_regs *regs)
 	struct mi_fault_call c;
 	unsigned int order;
 
-	/* disarming, or the duration is over: not even counted */
-	if (READ_ONCE(mi_fault_stopped))
+	/*
+	 * Disarming, disarmed with the probes lingering, or the duration is
+	 * over: not even counted.  Acquire: pairs with arming's release, after
+	 * which mi_fault_cfg is complete.
+	 */
+	if (smp_load_acquire(&mi_fault_stopped))
 		return 0;
 	ep = &mi_fault_eps[container_of(kp, struct mi_fault_probe, kp) -
 			   mi_fault_probes];

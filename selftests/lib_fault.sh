@@ -83,6 +83,7 @@ fault_defaults()
 	fset aim-depth 8
 	fset exclude-caller ''
 	fset duration 0
+	fset linger 0
 }
 
 # buddy_max_order: the kernel's highest order, from /proc/buddyinfo's columns

@@ -20,15 +20,15 @@ cat "$MI_FAULT/settings" > "$T/settings"
 for kv in sites=none probability=100 interval=1 times=1 space=0 verbose=1 \
 	ignore-gfp-wait=N ignore-gfp-highmem=N min-order=0 max-order="$maxo" \
 	nth=0 aim-pid=0 aim-children=N aim-comm= aim-cgroup= aim-cache= \
-	aim-size= aim-module= aim-depth=8 exclude-caller= duration=0 armed=0; do
+	aim-size= aim-module= aim-depth=8 exclude-caller= duration=0 linger=0 armed=0; do
 	k=${kv%%=*} v=${kv#*=}
 	check_eq "fault: $k reads its default '$v'" "$(fget "$k")" "$v"
 	sv=$(mi_lookup "$T/settings" "$k" value)
 	check_eq "fault: settings row $k is '${v:--}'" "$sv" "${v:--}"
 done
-check_eq "fault: settings lists the 22 knobs in the documented order" \
+check_eq "fault: settings lists the 23 knobs in the documented order" \
 	"$(awk 'NR > 1 { printf "%s ", $1 }' "$T/settings")" \
-	"sites probability interval times space verbose ignore-gfp-wait ignore-gfp-highmem min-order max-order nth aim-pid aim-children aim-comm aim-cgroup aim-cache aim-size aim-module aim-depth exclude-caller duration armed "
+	"sites probability interval times space verbose ignore-gfp-wait ignore-gfp-highmem min-order max-order nth aim-pid aim-children aim-comm aim-cgroup aim-cache aim-size aim-module aim-depth exclude-caller duration linger armed "
 
 # -- valid writes read back ----------------------------------------------------
 
@@ -37,7 +37,7 @@ for kv in sites=slab,pages sites=pages probability=0 interval=7 times=-1 \
 	min-order=1 max-order=3 nth=5 aim-children=Y aim-comm=a_b aim-cgroup=/ \
 	aim-size=100-200 aim-module=meminspect aim-module=no_such_module_yet \
 	aim-depth=32 exclude-caller=kstrdup exclude-caller=kstrdup,kfree \
-	duration=1500 aim-pid=$$; do
+	duration=1500 linger=250 linger=60000 aim-pid=$$; do
 	k=${kv%%=*} v=${kv#*=}
 	if fset "$k" "$v" && [ "$(fget "$k")" = "$v" ] &&
 	   [ "$(mi_lookup "$MI_FAULT/settings" "$k" value)" = "$v" ]; then
@@ -155,6 +155,9 @@ bad exclude-caller a,b,c,d,e,f,g,h,i "$ERANGE"
 bad duration -1 "$ERANGE"
 bad duration 2147483648 "$ERANGE"
 bad duration 1s "$EINVAL"
+bad linger -1 "$ERANGE"
+bad linger 60001 "$ERANGE"
+bad linger 5s "$EINVAL"
 bad armed 2 "$ERANGE"
 # a pid that is not running: the highest pid in use plus a margin
 free_pid=$(($(ls /proc | awk '/^[0-9]+$/ && $1 > m { m = $1 } END { print m }') + 1000))
@@ -198,6 +201,75 @@ else
 	fail "fault: slab checked kept"
 fi
 check "fault: disarming twice succeeds" fset armed 0
+
+# -- linger: probes kept, inert, from a disarm to the next arming ------------------
+# The kernel's own list of kprobes says what is attached: a linger keeps
+# the site's probes there after the disarm, an arming with the same sites
+# reuses them (no second set), and they go when the linger ends (a write
+# to linger, its time running out, an arming of other sites, an unload).
+
+KPL=/sys/kernel/debug/kprobes/list
+nkp() { wc -l < "$KPL"; }
+if [ -r "$KPL" ]; then
+	kp0=$(nkp)
+	fset sites slab
+	fset aim-comm mi-nobody
+	must linger 60000
+	fset armed 1
+	kp1=$(nkp)
+	fset armed 0
+	kpl=$(nkp)
+	check "fault: linger: the slab probes stay listed after the disarm ($kp0 before arming, $kp1 armed, $kpl after)" \
+		test "$kp1" -gt "$kp0" -a "$kpl" = "$kp1"
+	check_eq "fault: linger: stats says attached, armed reads 0" \
+		"$(fstat slab attached)/$(fget armed)" yes/0
+	c1=$(fstat slab checked)
+	ls -R /proc/self > /dev/null 2>&1
+	check_eq "fault: linger: a lingering probe checks nothing" "$(fstat slab checked)" "$c1"
+	fset armed 1
+	check_eq "fault: linger: arming the same sites reuses the probes (still $kp1 listed)" \
+		"$(nkp)" "$kp1"
+	ls -R /proc/self > /dev/null 2>&1
+	c2=$(fstat slab checked)
+	check "fault: linger: the reused probes check calls again ($c2)" \
+		test "$c2" -gt 0
+	fset armed 0
+	fset sites pages
+	fset armed 1
+	check_eq "fault: linger: arming other sites detaches the lingering slab probes" \
+		"$(fstat slab attached)/$(fstat pages attached)" no/yes
+	fset armed 0
+	fset sites slab
+	fset armed 1
+	fset armed 0
+	check "fault: linger: a write to linger detaches the lingering probes" fset linger 60000
+	check_eq "fault: linger: after the write, the kprobes list is back to $kp0" \
+		"$(nkp)/$(fstat slab attached)" "$kp0/no"
+	must linger 200
+	fset armed 1
+	fset armed 0
+	# the work item runs 200 ms on; unregistering ten probes then takes
+	# about a second under TCG: up to 20 s
+	i=0
+	while [ "$(fstat slab attached)" != no ] && [ $i -lt 200 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	check_eq "fault: linger: after a linger of 200 ms the probes go by themselves ($((i * 100)) ms)" \
+		"$(nkp)/$(fstat slab attached)" "$kp0/no"
+	must linger 60000
+	fset armed 1
+	fset armed 0
+	if mi_reload; then
+		check_eq "fault: linger: unloading detaches the lingering probes (kprobes list $kp0)" \
+			"$(nkp)" "$kp0"
+	else
+		fail "fault: linger: meminspect unloads while its probes linger and loads again"
+	fi
+	fault_defaults
+else
+	skip "fault: linger: probes kept after a disarm" "no $KPL (debugfs kprobes)"
+fi
 
 # -- capabilities rows: entry points against /proc/kallsyms ------------------------
 

@@ -86,6 +86,10 @@ static const char fault_help[] =
 	"                     (each run), whatever the reader does\n"
 	"  --from-exec        aim at the exec too: arm before COMMAND's execve(), as\n"
 	"                     failcmd.sh does (the default arms after it)\n"
+	"  --linger MS        linger: after each disarm the probes stay attached,\n"
+	"                     inert, for MS ms, and the next arming reuses them\n"
+	"                     (sweep's default: " SWEEP_LINGER_MS " where the module has the knob\n"
+	"                     and it is 0; --linger 0 detaches at every run)\n"
 	"sweep only:\n"
 	"  --max-runs N       stop after N runs (default 1000)\n"
 	"  --command-output   keep the command's stdout and stderr\n"
@@ -138,6 +142,7 @@ static const struct knob_opt {
 	{ "ignore-gfp-highmem", "ignore-gfp-highmem", optional_argument, "Y" },
 	{ "exclude-caller", "exclude-caller", required_argument, NULL },
 	{ "duration", "duration", required_argument, NULL },
+	{ "linger", KNOB_LINGER, required_argument, NULL },
 };
 
 #define NKNOB_OPTS (sizeof(knob_opts) / sizeof(knob_opts[0]))

@@ -36,6 +36,14 @@ extern const char *const log_fields[];
 #define KNOB_CHILDREN "aim-children"
 #define KNOB_MODULE "aim-module"
 #define KNOB_ARMED "armed"
+#define KNOB_LINGER "linger"
+/*
+ * What a sweep writes to linger (ms): the probes stay attached, inert,
+ * from one run's disarm to the next run's arming (a run's reads and
+ * checks, a module's unload, a kmemleak scan's 5 s wait), instead of being
+ * unregistered and registered again at every run (docs/fault.md).
+ */
+#define SWEEP_LINGER_MS "15000"
 
 /* One of the module's knobs, as a record of fault/settings. */
 struct knob {

@@ -496,6 +496,26 @@ static int sweep_print(struct fault *f, struct run_result *res, size_t nres, boo
 	return print_built(f, t);
 }
 
+/*
+ * Keep the probes attached between the runs (the module's linger knob,
+ * where it has one, and the user has not set it): a run's arming and
+ * disarming then cost no kprobe registration.  restore_options() puts the
+ * knob back, and that write detaches the probes.
+ */
+static int sweep_linger(struct fault *f)
+{
+	struct knob *k = knob_find(f, KNOB_LINGER);
+	int err;
+
+	if (!k || given_val(f, KNOB_LINGER) || strcmp(k->saved, "0"))
+		return ST_OK;
+	err = write_knob(f, k->name, SWEEP_LINGER_MS);
+	if (err)
+		return knob_error(f, k->name, SWEEP_LINGER_MS, err, NULL);
+	k->changed = true;
+	return ST_OK;
+}
+
 int fault_sweep(struct fault *f)
 {
 	struct run_result *res = calloc(f->max_runs, sizeof(*res));
@@ -539,6 +559,8 @@ int fault_sweep(struct fault *f)
 	nthk = st ? NULL : knob_need(f, KNOB_NTH);
 	if (!st && !nthk)
 		st = ST_FORMAT;
+	if (!st)
+		st = sweep_linger(f);
 	if (!st)
 		st = open_armed();
 	for (unsigned long n = 1; !st && n <= f->max_runs && !fault_got_signal; n++) {
