@@ -234,8 +234,9 @@ rows_vs_rollup()
 	awk -v loose="${3:-}" 'FNR == NR { m[$1] = $2; next }
 	     FNR == 1 { n = split($0, h, " "); next }
 	     /^#/ { next }
-	     { rows++; for (i = 8; i < n; i++) s[h[i]] += $i }
-	     END { for (k in s) {
+	     { rows++; for (i = 8; i < n; i++) c[i] += $i }
+	     END { for (i = 8; i < n; i++) s[h[i]] = c[i]
+		   for (k in s) {
 			if (k == "size_kb") continue
 			d = m[k] - s[k]
 			if (k ~ /^(pss|swap_pss|locked)/) {
