@@ -6,11 +6,12 @@
 # are never written (a read of a sector brd has no page for gives zeros and
 # allocates nothing), held open so that their page cache stays (the last
 # close of a block device drops it), read in 16 MiB steps by a loop that
-# stops by itself if MemAvailable ever falls under 48 MiB. To reach reclaim
-# without first filling the whole guest (15 MB/s under TCG), huge pages are
-# taken into the hugetlb pool (allocated with __GFP_RETRY_MAYFAIL: it fails
-# rather than OOM-kills) until MemAvailable is down to 96 MiB, and given
-# back at the end:
+# stops by itself if MemFree + Buffers ever falls 32 MiB under what it was
+# when the loop began (the workload must add nothing but page cache). To
+# reach reclaim without first filling the whole guest (15 MB/s under TCG),
+# huge pages are taken into the hugetlb pool (allocated with
+# __GFP_RETRY_MAYFAIL: it fails rather than OOM-kills) until MemFree is 64 MiB
+# above the zones' low watermarks, and given back at the end:
 # - global reclaim: /dev/ram0 read from the root cgroup; once its cache has
 #   filled the free memory, kswapd (and direct reclaim when it falls behind)
 #   reclaims it (pgscan_kswapd/pgscan_direct move);
@@ -75,19 +76,21 @@ require_file "$MI_DIR/pressure"
 
 total=$(meminfo MemTotal)
 dev_kb=$((total * 2))
-floor=49152
+margin=32768
 
-# the loop: CGROUP (or "") DEVICE MiB FLOOR_KB NOTE_FILE
+# the loop: CGROUP (or "") DEVICE MiB MARGIN_KB NOTE_FILE
 # shellcheck disable=SC2016
-loop='cg=$1 dev=$2 mib=$3 floor=$4 note=$5
+loop='cg=$1 dev=$2 mib=$3 margin=$4 note=$5
 trap "exit 0" TERM
 [ -z "$cg" ] || echo $$ > "$cg/cgroup.procs" || exit 1
 exec 3< "$dev"
+fb() { awk "/^(MemFree|Buffers):/ { s += \$2 } END { print s }" /proc/meminfo; }
+base=$(fb)
 off=0
 while :; do
-	a=$(awk "\$1 == \"MemAvailable:\" { print \$2 }" /proc/meminfo)
-	if [ "$a" -lt "$floor" ]; then
-		echo "$dev: stopped, MemAvailable $a kB < $floor kB" >> "$note"
+	a=$(fb)
+	if [ "$a" -lt $((base - margin)) ]; then
+		echo "$dev: stopped, MemFree + Buffers $a kB < $base - $margin kB" >> "$note"
 		exit 0
 	fi
 	dd if="$dev" of=/dev/null bs=1M count=16 skip=$off 2> /dev/null
@@ -115,12 +118,13 @@ if [ -n "$workload" ]; then
 	hpkb=$(meminfo Hugepagesize)
 	if [ -w "$HP" ] && [ -n "$hpkb" ]; then
 		hp0=$(cat "$HP")
-		take=$((($(meminfo MemAvailable) - 98304) / hpkb))
+		low=$(awk -v p="${MI_PAGE_KB:-4}" '$1 == "low" { s += $2 } END { print s * p }' /proc/zoneinfo)
+		take=$((($(meminfo MemFree) - low - 65536) / hpkb))
 		[ "$take" -gt 0 ] && echo $((hp0 + take)) > "$HP"
-		diag "hugetlb pool: $hp0 -> $(cat "$HP") pages of $hpkb kB (asked $((hp0 + take))), MemAvailable now $(meminfo MemAvailable) kB"
+		diag "hugetlb pool: $hp0 -> $(cat "$HP") pages of $hpkb kB (asked $((hp0 + take))), MemFree now $(meminfo MemFree) kB, low watermarks $low kB"
 	fi
 	scan0=$(pgscan)
-	sh -c "$loop" sh "" /dev/ram0 $((dev_kb / 1024)) "$floor" "$T/note" &
+	sh -c "$loop" sh "" /dev/ram0 $((dev_kb / 1024)) "$margin" "$T/note" &
 	wl0=$!
 	# until global reclaim has begun (or, without vm event counters, the
 	# free memory is down to a sixteenth), at most 60 s
@@ -134,7 +138,7 @@ if [ -n "$workload" ]; then
 		i=$((i + 1))
 		sleep 0.2
 	done
-	sh -c "$loop" sh "$CG/mi-rp" /dev/ram1 $((dev_kb / 1024)) "$floor" "$T/note" &
+	sh -c "$loop" sh "$CG/mi-rp" /dev/ram1 $((dev_kb / 1024)) "$margin" "$T/note" &
 	wl1=$!
 	diag "global reclaim began $((i / 5)).$((i % 5 * 2)) s into the workload ($t0 -> $(cut -d ' ' -f 1 /proc/uptime) s of uptime, setup included); MemFree $(meminfo MemFree) kB"
 	[ -s "$T/note" ] && diag "workload: $(cat "$T/note")"
