@@ -465,7 +465,8 @@ require_reader()
 	fi
 }
 
-# memcg_brd NAME: Debian's brd loaded afresh with one 128 MiB ramdisk, and the cgroup v2
+# memcg_brd NAME [BRD_PARAMS]: Debian's brd loaded afresh with one 128 MiB ramdisk (or as
+# BRD_PARAMS say), and the cgroup v2
 # $CG/NAME with memory.max 16 MiB (cgroup2 mounted on $CG first where it is not: cg_mounted=1
 # then), so that the ramdisk's page cache, read from inside NAME, is reclaimed by memcg
 # reclaim. Fails at the first step that does. Needs CG and DRIVERS.
@@ -476,7 +477,8 @@ memcg_brd()
 	fi
 	echo +memory > "$CG/cgroup.subtree_control" 2> /dev/null
 	rmmod brd 2> /dev/null
-	insmod "$DRIVERS/brd.ko" rd_nr=1 rd_size=131072 && mkdir "$CG/$1" &&
+	# shellcheck disable=SC2086
+	insmod "$DRIVERS/brd.ko" ${2:-rd_nr=1 rd_size=131072} && mkdir "$CG/$1" &&
 		echo $((16 << 20)) > "$CG/$1/memory.max"
 }
 

@@ -230,6 +230,24 @@ is "export: cumulative buckets with le = 2^(i+1) ns in seconds and +Inf, _count 
 has "export: the first bucket's le" 'meminspect_latency_seconds_bucket{kind="direct_reclaim",le="2e-09"}' "$out"
 has "export: the last finite le, 2^39 ns" 'meminspect_latency_seconds_bucket{kind="memcg_reclaim",le="549.755813888"}' "$out"
 has "export: unpaired as a counter per kind" 'meminspect_latency_unpaired_total{kind="memcg_reclaim"}' "$out"
+# the alert rule's selectors (docs/meminspect-alerts.yml) match series of this export:
+# every label pair of each selector on one line of that metric
+alerts=$here/../../docs/meminspect-alerts.yml
+bad=
+nsel=0
+while read -r sel; do
+	nsel=$((nsel + 1))
+	m=${sel%%\{*}
+	pairs=${sel#*\{}
+	pairs=${pairs%\}}
+	found=$(awk -v m="$m" -v p="$pairs" 'BEGIN { n = split(p, want, ",") }
+		index($0, m "{") == 1 { ok = 1; for (i = 1; i <= n; i++) if (!index($0, want[i])) ok = 0
+			if (ok) { print "yes"; exit } }' <<<"$out")
+	[ "$found" = yes ] || bad+="$sel "
+done < <(awk '/alert: MeminspectDirectReclaimSustained/ { f = 1 } f && /alert: / && !/DirectReclaim/ { f = 0 }
+	f' "$alerts" | grep -o 'meminspect_[a-z_]*{[^}]*}')
+is "docs/meminspect-alerts.yml: MeminspectDirectReclaimSustained's $nsel selectors each match a series of the export" \
+	"2 " "$nsel $bad"
 if command -v promtool >/dev/null; then
 	stall=$out
 	run promtool check metrics <<<"$stall"
