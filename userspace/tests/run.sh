@@ -49,6 +49,22 @@ run() {
 	err=$(<"$tmp/stderr")
 }
 
+# jq: with -e, no output at all (empty input: the reader printed nothing) is a
+# failure. jq 1.6 (Debian 12) exits 0 then, so a check of a command that
+# printed nothing would pass.
+jq() {
+	local o rc
+	case " $* " in *" -e "*) ;; *) command jq "$@"; return ;; esac
+	o=$(command jq "$@")
+	rc=$?
+	if [ -z "$o" ]; then
+		echo "jq -e: no output (empty input)" >&2
+		return 1
+	fi
+	printf '%s\n' "$o"
+	return $rc
+}
+
 # promtool_ok DESCRIPTION INPUT ARGS...: `promtool ARGS <<<INPUT` exits 0 and,
 # for `check metrics`, says nothing; a skip where the host has no promtool
 promtool_ok() {
