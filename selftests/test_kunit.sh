@@ -8,7 +8,8 @@
 # stock Debian kernel) skip, as the capabilities row "kunit" says.
 . "${ST_DIR:-$(dirname "$0")}/lib.sh"
 
-MI_KUNIT_KO=${MI_KUNIT_KO:-/meminspect/meminspect_kunit.ko}
+# beside the module under test unless given (a kselftest install puts them elsewhere)
+MI_KUNIT_KO=${MI_KUNIT_KO:-$(dirname "$MI_KO")/meminspect_kunit.ko}
 # The suites meminspect_kunit.ko registers (module/kunit/kunit_main.c).
 SUITES="meminspect_frag meminspect_params meminspect_fault_parse"
 
