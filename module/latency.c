@@ -133,7 +133,14 @@ static void mi_lat_staller_add(u64 ns)
 				if (atomic_read(&st->pid) != pid)
 					continue;
 			} else {
-				get_task_comm(st->comm, me);
+				/*
+				 * as the sched tracepoints copy comm: no
+				 * task_lock(), which get_task_comm() takes
+				 * up to 6.12 (__get_task_comm()) and which
+				 * sleeps on PREEMPT_RT
+				 */
+				memcpy(st->comm, me->comm, TASK_COMM_LEN);
+				st->comm[TASK_COMM_LEN - 1] = '\0';
 				st->cgroup = mi_lat_cgroup_id(me);
 				/* pairs with the reader's acquire of ready */
 				smp_store_release(&st->ready, 1);
