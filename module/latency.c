@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * latency/: how long tasks stall in direct reclaim and in memcg reclaim,
- * as per-CPU log2 (ns) histograms summed on read (docs/latency.md).
+ * latency/: how long tasks stall in direct reclaim, memcg reclaim and
+ * direct compaction, as per-CPU log2 (ns) histograms summed on read, and
+ * which tasks stalled longest (docs/latency.md).
  *
  * `armed` (0/1) attaches probes to the vmscan begin/end tracepoints, which
  * are not exported: they are found by name with for_each_kernel_tracepoint()
- * and attached with tracepoint_probe_register().  Disarmed, nothing is
- * attached.  Arming zeroes the histograms first, so they cover one armed
+ * and attached with tracepoint_probe_register(); and a kretprobe on
+ * try_to_compact_pages().  Disarmed, nothing is attached.  Arming zeroes
+ * the histograms and the stallers table first, so they cover one armed
  * window.
  *
  * Begin and end are paired per task in a fixed table of slots claimed with
@@ -17,21 +19,27 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/atomic.h>
+#include <linux/cgroup.h>
+#include <linux/compaction.h>
 #include <linux/debugfs.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
+#include <linux/kprobes.h>
 #include <linux/log2.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
 #include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 #include <linux/tracepoint.h>
 #include <linux/uaccess.h>
 
 #include "capabilities.h"
+#include "ksyms.h"
 #include "latency.h"
 #include "show_fops.h"
 
@@ -42,12 +50,14 @@
 enum mi_lat_kind {
 	MI_LAT_DIRECT_RECLAIM,
 	MI_LAT_MEMCG_RECLAIM,
+	MI_LAT_DIRECT_COMPACTION,
 	MI_LAT_NR_KINDS
 };
 
 static const char *const mi_lat_names[MI_LAT_NR_KINDS] = {
 	[MI_LAT_DIRECT_RECLAIM] = "direct_reclaim",
 	[MI_LAT_MEMCG_RECLAIM] = "memcg_reclaim",
+	[MI_LAT_DIRECT_COMPACTION] = "direct_compaction",
 };
 
 struct mi_lat_hist {
@@ -71,6 +81,94 @@ struct mi_lat_slot {
 
 static struct mi_lat_slot mi_lat_slots[MI_LAT_SLOTS];
 static atomic_long_t mi_lat_unpaired[MI_LAT_NR_KINDS];
+
+/*
+ * The top stalled tasks: one entry per task (by pid) that ended a stall of
+ * any kind while armed.  An entry is claimed with cmpxchg on its pid, then
+ * its comm and cgroup are written and @ready is released; the totals are
+ * atomic.  A stall of a task that finds no entry and no free one is added
+ * to the overflow counters instead.  Zeroed on arming, never allocated.
+ */
+#define MI_LAT_STALLERS	64
+
+struct mi_lat_staller {
+	atomic_t pid;		/* 0: free */
+	int ready;		/* comm and cgroup written */
+	char comm[TASK_COMM_LEN];
+	u64 cgroup;		/* cgroup v2 id (kernfs inode number), 0: none */
+	atomic64_t events;
+	atomic64_t stall_ns;
+};
+
+static struct mi_lat_staller mi_lat_stallers[MI_LAT_STALLERS];
+static atomic64_t mi_lat_over_events;
+static atomic64_t mi_lat_over_ns;
+
+/* The cgroup v2 id of @task's cgroup; 0 without cgroups. */
+static u64 mi_lat_cgroup_id(struct task_struct *task)
+{
+	u64 id = 0;
+
+#ifdef CONFIG_CGROUPS
+	rcu_read_lock();
+	id = cgroup_id(task_dfl_cgroup(task));
+	rcu_read_unlock();
+#endif
+	return id;
+}
+
+static void mi_lat_staller_add(u64 ns)
+{
+	struct task_struct *me = current;
+	int pid = task_pid_nr(me);
+	unsigned int i;
+
+	for (i = 0; i < MI_LAT_STALLERS; i++) {
+		struct mi_lat_staller *st = &mi_lat_stallers[i];
+		int cur = atomic_read(&st->pid);
+
+		if (!cur) {
+			if (atomic_cmpxchg(&st->pid, 0, pid) != 0) {
+				/* taken meanwhile: it may be ours */
+				if (atomic_read(&st->pid) != pid)
+					continue;
+			} else {
+				/*
+				 * as the sched tracepoints copy comm: no
+				 * task_lock(), which get_task_comm() takes
+				 * up to 6.12 (__get_task_comm()) and which
+				 * sleeps on PREEMPT_RT
+				 */
+				memcpy(st->comm, me->comm, TASK_COMM_LEN);
+				st->comm[TASK_COMM_LEN - 1] = '\0';
+				st->cgroup = mi_lat_cgroup_id(me);
+				/* pairs with the reader's acquire of ready */
+				smp_store_release(&st->ready, 1);
+			}
+		} else if (cur != pid) {
+			continue;
+		}
+		atomic64_inc(&st->events);
+		atomic64_add(ns, &st->stall_ns);
+		return;
+	}
+	atomic64_inc(&mi_lat_over_events);
+	atomic64_add(ns, &mi_lat_over_ns);
+}
+
+/* One stall of @kind that lasted @ns, ended by the current task. */
+static void mi_lat_record(unsigned int kind, u64 ns)
+{
+	struct mi_lat_hist *hist;
+
+	hist = &get_cpu_ptr(&mi_lat_cpu)->hist[kind];
+	hist->events++;
+	hist->sum_ns += ns;
+	hist->buckets[min_t(unsigned int, ns > 1 ? ilog2(ns) : 0,
+			    MI_LAT_BUCKETS - 1)]++;
+	put_cpu_ptr(&mi_lat_cpu);
+	mi_lat_staller_add(ns);
+}
 
 static void mi_lat_begin(unsigned int kind)
 {
@@ -96,7 +194,6 @@ static void mi_lat_end(unsigned int kind)
 
 	for (i = 0; i < MI_LAT_SLOTS; i++) {
 		struct mi_lat_slot *slot = &mi_lat_slots[i];
-		struct mi_lat_hist *hist;
 		u64 ns;
 
 		if (READ_ONCE(slot->task) != me || slot->kind != kind)
@@ -104,12 +201,7 @@ static void mi_lat_end(unsigned int kind)
 		ns = ktime_get_ns() - READ_ONCE(slot->start_ns);
 		/* only this task writes its own slot until it frees it */
 		smp_store_release(&slot->task, NULL);
-		hist = &get_cpu_ptr(&mi_lat_cpu)->hist[kind];
-		hist->events++;
-		hist->sum_ns += ns;
-		hist->buckets[min_t(unsigned int, ns > 1 ? ilog2(ns) : 0,
-				    MI_LAT_BUCKETS - 1)]++;
-		put_cpu_ptr(&mi_lat_cpu);
+		mi_lat_record(kind, ns);
 		return;
 	}
 	atomic_long_inc(&mi_lat_unpaired[kind]);
@@ -190,6 +282,47 @@ static void mi_lat_find_tp(struct tracepoint *tp, void *priv)
 			mi_lat_tps[i].tp = tp;
 }
 
+/*
+ * Direct compaction: a kretprobe on try_to_compact_pages(), the one call
+ * of __alloc_pages_direct_compact(), which counts COMPACTSTALL after it
+ * returns: since "mm: compaction: update the COMPACT[STALL|FAIL] events
+ * properly" (06dac2f467fe, v5.13) unless it returned COMPACT_SKIPPED,
+ * before it always (probe.sh sets MI_COMPACTSTALL_COUNTS_SKIPPED).  The
+ * entry handler keeps the start time in the instance's data; an instance
+ * the kretprobe could not get (all maxactive in use) is counted by the
+ * kprobes core in nmissed, shown as this kind's unpaired.
+ */
+static int mi_lat_compact_entry(struct kretprobe_instance *ri,
+				struct pt_regs *regs)
+{
+	*(u64 *)ri->data = ktime_get_ns();
+	return 0;
+}
+
+static int mi_lat_compact_ret(struct kretprobe_instance *ri,
+			      struct pt_regs *regs)
+{
+	u64 ns = ktime_get_ns() - *(u64 *)ri->data;
+
+#ifndef MI_COMPACTSTALL_COUNTS_SKIPPED
+	if ((enum compact_result)regs_return_value(regs) == COMPACT_SKIPPED)
+		return 0;
+#endif
+	mi_lat_record(MI_LAT_DIRECT_COMPACTION, ns);
+	return 0;
+}
+
+static struct kretprobe mi_lat_compact_rp = {
+	.kp.symbol_name = "try_to_compact_pages",
+	.entry_handler = mi_lat_compact_entry,
+	.handler = mi_lat_compact_ret,
+	.data_size = sizeof(u64),
+};
+
+static bool mi_lat_compact_attached;
+/* the last arming's register_kretprobe() error; 1: never armed */
+static int mi_lat_compact_err = 1;
+
 static DEFINE_MUTEX(mi_lat_lock);	/* armed, attach and reset */
 static bool mi_lat_armed;
 
@@ -206,6 +339,11 @@ static void mi_lat_detach(void)
 	}
 	/* no probe is running on any CPU past this */
 	tracepoint_synchronize_unregister();
+	if (mi_lat_compact_attached) {
+		/* waits for handlers running now; nmissed stays readable */
+		unregister_kretprobe(&mi_lat_compact_rp);
+		mi_lat_compact_attached = false;
+	}
 }
 
 static void mi_lat_reset(void)
@@ -218,6 +356,10 @@ static void mi_lat_reset(void)
 	memset(mi_lat_slots, 0, sizeof(mi_lat_slots));
 	for (k = 0; k < MI_LAT_NR_KINDS; k++)
 		atomic_long_set(&mi_lat_unpaired[k], 0);
+	memset(mi_lat_stallers, 0, sizeof(mi_lat_stallers));
+	atomic64_set(&mi_lat_over_events, 0);
+	atomic64_set(&mi_lat_over_ns, 0);
+	mi_lat_compact_rp.nmissed = 0;
 }
 
 static int mi_lat_attach(void)
@@ -239,6 +381,16 @@ static int mi_lat_attach(void)
 		}
 		mi_lat_tps[i].attached = true;
 	}
+	/*
+	 * A kernel without the function (no CONFIG_COMPACTION) keeps the
+	 * reclaim kinds: the error is kept for the capabilities row.
+	 */
+	mi_lat_compact_rp.kp.addr = NULL;
+	mi_lat_compact_rp.kp.flags = 0;
+	/* enough instances for a task in compaction on every CPU, twice */
+	mi_lat_compact_rp.maxactive = max_t(int, 16, 2 * num_possible_cpus());
+	mi_lat_compact_err = register_kretprobe(&mi_lat_compact_rp);
+	mi_lat_compact_attached = !mi_lat_compact_err;
 	return 0;
 }
 
@@ -306,11 +458,19 @@ static int mi_lat_histograms_show(struct seq_file *m, void *unused)
 				sum.buckets[b] += READ_ONCE(h->buckets[b]);
 		}
 		seq_printf(m, "%s %llu %llu %ld ", mi_lat_names[k], sum.events,
-			   sum.sum_ns, atomic_long_read(&mi_lat_unpaired[k]));
+			   sum.sum_ns, k == MI_LAT_DIRECT_COMPACTION ?
+			   (long)READ_ONCE(mi_lat_compact_rp.nmissed) :
+			   atomic_long_read(&mi_lat_unpaired[k]));
 		for (b = 0; b < MI_LAT_BUCKETS; b++)
 			seq_printf(m, "%s%llu", b ? "," : "", sum.buckets[b]);
 		seq_putc(m, '\n');
 	}
+	/* under the lock: the error of the arming that is in force */
+	mutex_lock(&mi_lat_lock);
+	if (mi_lat_armed && mi_lat_compact_err)
+		seq_printf(m, "# direct_compaction: not attached: register_kretprobe error %d\n",
+			   mi_lat_compact_err);
+	mutex_unlock(&mi_lat_lock);
 	return 0;
 }
 
@@ -318,7 +478,71 @@ MI_SHOW_OPEN(mi_lat_histograms)
 static const struct file_operations mi_lat_histograms_fops =
 	MI_SHOW_FOPS(mi_lat_histograms);
 
-enum { MI_ROW_DIR, MI_ROW_RECLAIM, MI_ROW_MEMCG, MI_NR_ROWS };
+struct mi_lat_row {
+	u64 stall_ns;
+	u64 events;
+	u64 cgroup;
+	int pid;
+	char comm[TASK_COMM_LEN];
+};
+
+static int mi_lat_row_cmp(const void *a, const void *b)
+{
+	const struct mi_lat_row *x = a, *y = b;
+
+	if (x->stall_ns != y->stall_ns)
+		return x->stall_ns < y->stall_ns ? 1 : -1;
+	return x->pid - y->pid;
+}
+
+/*
+ * "pid cgroup_id events stall_ns comm", longest total stall first (comm is
+ * last: it may hold spaces), then "# overflow: ..." (docs/format.md).  Read
+ * without a lock: an entry being claimed is left out until it is complete.
+ */
+static int mi_lat_stallers_show(struct seq_file *m, void *unused)
+{
+	struct mi_lat_row *rows;
+	unsigned int i, n = 0;
+
+	rows = kcalloc(MI_LAT_STALLERS, sizeof(*rows), GFP_KERNEL);
+	if (!rows)
+		return -ENOMEM;
+	for (i = 0; i < MI_LAT_STALLERS; i++) {
+		struct mi_lat_staller *st = &mi_lat_stallers[i];
+
+		/* pairs with the release in mi_lat_staller_add() */
+		if (!smp_load_acquire(&st->ready))
+			continue;
+		rows[n].pid = atomic_read(&st->pid);
+		rows[n].cgroup = st->cgroup;
+		rows[n].events = atomic64_read(&st->events);
+		rows[n].stall_ns = atomic64_read(&st->stall_ns);
+		memcpy(rows[n].comm, st->comm, TASK_COMM_LEN);
+		rows[n].comm[TASK_COMM_LEN - 1] = '\0';
+		n++;
+	}
+	sort(rows, n, sizeof(*rows), mi_lat_row_cmp, NULL);
+	seq_puts(m, "pid cgroup_id events stall_ns comm\n");
+	for (i = 0; i < n; i++)
+		seq_printf(m, "%d %llu %llu %llu %s\n", rows[i].pid,
+			   rows[i].cgroup, rows[i].events, rows[i].stall_ns,
+			   rows[i].comm);
+	seq_printf(m, "# overflow: events %lld stall_ns %lld table %u\n",
+		   (long long)atomic64_read(&mi_lat_over_events),
+		   (long long)atomic64_read(&mi_lat_over_ns), MI_LAT_STALLERS);
+	kfree(rows);
+	return 0;
+}
+
+MI_SHOW_OPEN(mi_lat_stallers)
+static const struct file_operations mi_lat_stallers_fops =
+	MI_SHOW_FOPS(mi_lat_stallers);
+
+enum {
+	MI_ROW_DIR, MI_ROW_RECLAIM, MI_ROW_MEMCG, MI_ROW_COMPACTION,
+	MI_ROW_STALLERS, MI_NR_ROWS
+};
 
 static struct mi_cap mi_lat_caps[MI_NR_ROWS] = {
 	/*
@@ -330,6 +554,10 @@ static struct mi_cap mi_lat_caps[MI_NR_ROWS] = {
 				 .kind = MI_CAP_FIELD },
 	[MI_ROW_MEMCG] = { .name = "latency.memcg_reclaim",
 			       .kind = MI_CAP_FIELD },
+	[MI_ROW_COMPACTION] = { .name = "latency.direct_compaction",
+				.kind = MI_CAP_FIELD },
+	[MI_ROW_STALLERS] = { .name = "latency.stallers",
+			      .kind = MI_CAP_FIELD },
 };
 
 static struct mi_cap_table mi_lat_table;
@@ -349,9 +577,24 @@ int mi_latency_init(struct dentry *parent)
 {
 	for_each_kernel_tracepoint(mi_lat_find_tp, NULL);
 	mi_cap_set(&mi_lat_caps[MI_ROW_DIR], true,
-		   "directory latency/: knob armed and table histograms, log2 (ns) histograms of reclaim stalls (docs/latency.md)");
+		   "directory latency/: knob armed, tables histograms and stallers, log2 (ns) histograms of reclaim and compaction stalls (docs/latency.md)");
 	mi_lat_cap(&mi_lat_caps[MI_ROW_RECLAIM], 0);
 	mi_lat_cap(&mi_lat_caps[MI_ROW_MEMCG], 2);
+	if (mi_ksyms_available() && !mi_ksym("try_to_compact_pages"))
+		mi_cap_set(&mi_lat_caps[MI_ROW_COMPACTION], false,
+			   "no try_to_compact_pages in this kernel (CONFIG_COMPACTION off)");
+	else
+		mi_cap_set(&mi_lat_caps[MI_ROW_COMPACTION], true,
+			   "kretprobe on try_to_compact_pages, counted %s (the calls __alloc_pages_direct_compact() counts in compact_stall)",
+#ifdef MI_COMPACTSTALL_COUNTS_SKIPPED
+			   "on every return"
+#else
+			   "unless it returns COMPACT_SKIPPED"
+#endif
+			   );
+	mi_cap_set(&mi_lat_caps[MI_ROW_STALLERS], true,
+		   "table stallers: top %u stalled tasks over every kind, pid cgroup v2 id events stall_ns comm, preallocated, overflow counted",
+		   MI_LAT_STALLERS);
 	mi_caps_register(&mi_lat_table, mi_lat_caps, MI_NR_ROWS);
 
 	mi_lat_dir = debugfs_create_dir("latency", parent);
@@ -363,6 +606,8 @@ int mi_latency_init(struct dentry *parent)
 			    &mi_lat_armed_fops);
 	debugfs_create_file("histograms", 0400, mi_lat_dir, NULL,
 			    &mi_lat_histograms_fops);
+	debugfs_create_file("stallers", 0400, mi_lat_dir, NULL,
+			    &mi_lat_stallers_fops);
 	return 0;
 }
 

@@ -4,17 +4,30 @@
 # cgroup v2 with a small memory.max reading the kernel's own brd ramdisk
 # (page cache charged to it) stalls in memcg reclaim, and the direct
 # reclaim count equals /proc/vmstat's allocstall_* delta over the same
-# window; disarmed, the counts stop (no probe left attached).
+# window; order-4 allocations of the helper module, with free memory held
+# down and what is left fragmented by progs/frag, stall in direct
+# compaction: the count equals compact_stall's delta, and the stallers
+# table names the writer; disarmed, the counts stop (no probe left
+# attached, none in the kernel's kprobes list).
 . "${ST_DIR:-$(dirname "$0")}/lib.sh"
 
 L=$MI_DIR/latency
 CG=/sys/fs/cgroup
 DRIVERS=${MI_DRIVERS:-/meminspect/drivers}
+KPROBES=$MI_DEBUGFS/kprobes/list
 cg_mounted=
+frag_pid=
+proactive=
+T=
 cleanup()
 {
 	echo 0 > "$L/armed" 2> /dev/null
+	[ -n "$frag_pid" ] && kill "$frag_pid" 2> /dev/null && wait "$frag_pid" 2> /dev/null
+	helper_unload pages_o4 pages
+	[ -n "$proactive" ] && echo "$proactive" > /proc/sys/vm/compaction_proactiveness
+	[ -n "$T" ] && rm -rf "$T"
 	[ -d "$CG/mi-lat" ] && rmdir "$CG/mi-lat" 2> /dev/null
+	[ -d "$CG/mi-lat-c" ] && rmdir "$CG/mi-lat-c" 2> /dev/null
 	[ -n "$cg_mounted" ] && umount "$CG"
 	[ -n "$bg" ] && kill "$bg" 2> /dev/null && wait "$bg" 2> /dev/null
 	rmmod brd 2> /dev/null
@@ -44,6 +57,10 @@ allocstall()
 {
 	awk '/^allocstall/ { s += $2 } END { print s + 0 }' /proc/vmstat
 }
+compact_stall()
+{
+	awk '$1 == "compact_stall" { print $2 }' /proc/vmstat
+}
 
 eq "latency: disarmed at load" "$(cat "$L/armed")" 0
 for bad in 2 -1 x 01x; do
@@ -63,7 +80,10 @@ echo 0 > "$L/armed"
 echo 1 > "$L/armed"
 eq "latency: arming resets direct_reclaim" "$(field direct_reclaim 2)" 0
 eq "latency: arming resets memcg_reclaim" "$(field memcg_reclaim 2)" 0
+eq "latency: arming resets direct_compaction" "$(field direct_compaction 2)" 0
+eq "latency: arming resets stallers" "$(grep -vc '^#' "$L/stallers")" 1
 before=$(allocstall)
+cs0=$(compact_stall)
 
 # -- memcg reclaim: page cache of the brd ramdisk in a 16 MiB cgroup ----------
 st=$(cat "$DRIVERS/status" 2> /dev/null)
@@ -88,11 +108,117 @@ else
 	fi
 fi
 
+# -- direct compaction: order-4 blocks of the helper, memory fragmented ------
+# Free memory is held down by the helper's order-0 pages but for what frag
+# maps (FRAG MiB) and a margin of the zones' high watermarks and 24 MiB
+# (THP's min_free_kbytes puts DMA32's at about 66 MiB in the 1 GiB guest;
+# frag maps all of its memory before it gives any back).  Frag gives back
+# every other page, so what stays free is the margin and FRAG / 2 MiB of
+# order-0 holes, which keep the zone above its low watermark once the
+# margin's blocks are taken, so that compaction is not skipped for want of
+# free pages.  The helper then holds order-4 blocks (GFP_KERNEL, a costly
+# order: compaction is tried first), first all but 24 MiB of the margin,
+# then 4 MiB more per write, until compact_stall has moved or the blocks
+# reach the margin plus a quarter of frag's memory (kcompactd, woken by the
+# same failures, compacts too: the number of direct stalls varies).  Each write is a dd (in
+# the cgroup mi-lat-c when the cgroup2 tree is mounted), whose pid the
+# stallers table must name.
+FRAG=192
+MARGIN=$(($(awk '$1 == "high" { s += $2 } END { print s + 0 }' /proc/zoneinfo) / 256 + 24))
+cs1=
+if [ "$(cap_available latency.direct_compaction)" != yes ]; then
+	skip "latency: direct compaction stalls" "$(cap_detail latency.direct_compaction)"
+elif ! insmod "$MI_TEST_KO"; then
+	fail "latency: insmod $MI_TEST_KO"
+else
+	T=$(mi_tmpdir lat)
+	t00=$(cut -d. -f1 /proc/uptime)
+	if [ -w /proc/sys/vm/compaction_proactiveness ]; then
+		proactive=$(cat /proc/sys/vm/compaction_proactiveness)
+		echo 0 > /proc/sys/vm/compaction_proactiveness
+	fi
+	echo 3 > /proc/sys/vm/drop_caches
+	free=$(meminfo MemFree)
+	hold=$(((free - (FRAG + MARGIN) * 1024) / 4))
+	[ "$hold" -gt 0 ] && echo "$hold" > "$MI_TEST_DIR/pages"
+	"$ST_DIR/progs/frag" "$FRAG" > "$T/frag.out" 2> "$T/frag.err" &
+	frag_pid=$!
+	if ! wait_line "$T/frag.out" '^ready' "$frag_pid"; then
+		fail "latency: frag $FRAG did not get ready: $(cat "$T/frag.err")"
+	else
+		diag "latency: MemFree $free kB, margin $MARGIN MiB, held $hold pages, frag $(cat "$T/frag.out"), MemFree now $(meminfo MemFree) kB"
+		cg=
+		if awk -v cg="$CG" '$2 == cg && $3 == "cgroup2" { f = 1 } END { exit !f }' /proc/mounts &&
+			mkdir "$CG/mi-lat-c" 2> /dev/null; then
+			cg=$CG/mi-lat-c
+		fi
+		cs1=$(compact_stall)
+		ev1=$(field direct_compaction 2)
+		n=$(((MARGIN - 24) * 16 - 64))
+		max=$(((MARGIN + FRAG / 4) * 16))
+		: > "$T/pids"
+		t0=$(cut -d. -f1 /proc/uptime)
+		while [ $n -lt $max ] && [ "$(compact_stall)" -eq "$cs1" ]; do
+			n=$((n + 64))
+			echo $n > "$T/n"
+			if [ -n "$cg" ]; then
+				sh -c "echo \$\$ > $cg/cgroup.procs &&
+					exec dd if=$T/n of=$MI_TEST_DIR/pages_o4 2> /dev/null" &
+			else
+				dd if="$T/n" of="$MI_TEST_DIR/pages_o4" 2> /dev/null &
+			fi
+			echo $! >> "$T/pids"
+			wait $! || break
+		done
+		cs2=$(compact_stall)
+		ev2=$(field direct_compaction 2)
+		diag "latency: $(cat "$MI_TEST_DIR/pages_o4") order-4 blocks held in $(($(cut -d. -f1 /proc/uptime) - t0)) s, compact_stall +$((cs2 - cs1)), kprobes: $(grep -c try_to_compact_pages "$KPROBES" 2> /dev/null)"
+		check "latency: direct compaction stalls happened ($((cs2 - cs1)))" [ $((cs2 - cs1)) -gt 0 ]
+		eq "latency: direct_compaction events = compact_stall delta (workload)" \
+			$((ev2 - ev1)) $((cs2 - cs1))
+		b=$(field direct_compaction 5 | tr , '\n' | awk '{ s += $1 } END { print s + 0 }')
+		eq "latency: direct_compaction buckets sum to its events" "$b" "$ev2"
+		s=$(field direct_compaction 3)
+		check "latency: direct_compaction sum_ns is positive" [ "${s:-0}" -gt 0 ]
+		eq "latency: direct_compaction unpaired (kretprobe misses)" "$(field direct_compaction 4)" 0
+		if [ -r "$KPROBES" ]; then
+			check "latency: armed, try_to_compact_pages is in the kprobes list" \
+				grep -q try_to_compact_pages "$KPROBES"
+		fi
+		# the stallers table: a writer's pid, comm dd and its cgroup's id
+		awk 'NR > 1 && !/^#/' "$L/stallers" > "$T/st"
+		row=$(awk 'NR == FNR { p[$1] = 1; next } ($1 in p) && $5 == "dd" { print; exit }' \
+			"$T/pids" "$T/st")
+		check "latency: stallers names a dd writer ($row)" [ -n "$row" ]
+		if [ -n "$cg" ] && [ -n "$row" ]; then
+			eq "latency: stallers' cgroup_id is mi-lat-c's inode" \
+				"$(echo "$row" | cut -d' ' -f2)" "$(stat -c %i "$cg")"
+		fi
+		check "latency: stallers sorted by stall_ns" \
+			awk '$4 > prev && NR > 1 { bad = 1 } { prev = $4 } END { exit bad }' "$T/st"
+		eq "latency: stallers overflow is 0 ($(grep '^# overflow' "$L/stallers"))" \
+			"$(awk '/^# overflow:/ { print $4 }' "$L/stallers")" 0
+	fi
+	kill "$frag_pid" 2> /dev/null
+	wait "$frag_pid" 2> /dev/null
+	frag_pid=
+	helper_unload pages_o4 pages
+	[ -n "$cg" ] && rmdir "$cg"
+	diag "latency: direct compaction phase $(($(cut -d. -f1 /proc/uptime) - t00)) s"
+fi
+
+cs_end=$(compact_stall)
 echo 0 > "$L/armed"
 after=$(allocstall)
 eq "latency: direct_reclaim events = allocstall delta" \
 	"$(field direct_reclaim 2)" $((after - before))
+eq "latency: direct_compaction events = compact_stall delta (armed window)" \
+	"$(field direct_compaction 2)" $((cs_end - cs0))
 eq "latency: disarmed" "$(cat "$L/armed")" 0
+if [ -r "$KPROBES" ]; then
+	eq "latency: disarmed, no probe on try_to_compact_pages in the kprobes list" \
+		"$(grep -c try_to_compact_pages "$KPROBES")" 0
+fi
 
 # disarmed: nothing attached, so a memcg stall now is not counted
 n0=$(field memcg_reclaim 2)

@@ -8,6 +8,11 @@
  *   write N  hold exactly N order-0 pages (allocate more, or free down to N)
  *   read     the number of pages held
  *
+ * <debugfs>/meminspect_test/pages_o4 (0600): the same for order-4 blocks
+ *   (GFP_KERNEL | __GFP_NORETRY: a costly order, so the allocator tries
+ *   direct compaction first, and gives up rather than loop); for the
+ *   direct compaction test of latency/ (test_latency.sh)
+ *
  * A write that cannot be parsed fails with -EINVAL, one above the cap with
  * -ERANGE; neither changes anything.  If an allocation fails the write
  * returns -ENOMEM and keeps the pages it got: the count read back is always
@@ -206,6 +211,45 @@ static int pages_set(unsigned long target)
 	if (target > held.nr_pages)
 		return held_grow(target);
 	held_shrink(target);
+	return 0;
+}
+
+/* Order-4 blocks, linked through the head page's lru. */
+#define MI_TEST_O4		4
+#define MI_TEST_MAX_O4		(MI_TEST_MAX_PAGES >> MI_TEST_O4)
+
+static struct {
+	struct mutex lock;	/* protects the two below */
+	struct list_head blocks;
+	unsigned long nr;
+} o4 = {
+	.lock = __MUTEX_INITIALIZER(o4.lock),
+	.blocks = LIST_HEAD_INIT(o4.blocks),
+};
+
+/* Caller holds o4.lock (or is the module exit). */
+static int pages_o4_set(unsigned long target)
+{
+	struct page *page;
+
+	while (o4.nr > target) {
+		page = list_first_entry(&o4.blocks, struct page, lru);
+		list_del(&page->lru);
+		__free_pages(page, MI_TEST_O4);
+		o4.nr--;
+		cond_resched();
+	}
+	while (o4.nr < target) {
+		if (fatal_signal_pending(current))
+			return -EINTR;
+		page = alloc_pages(GFP_KERNEL | __GFP_NORETRY | __GFP_NOWARN,
+				   MI_TEST_O4);
+		if (!page)
+			return -ENOMEM;
+		list_add(&page->lru, &o4.blocks);
+		o4.nr++;
+		cond_resched();
+	}
 	return 0;
 }
 
@@ -658,6 +702,8 @@ static const struct {
 } mi_test_files[] = {
 	{ "pages", &mi_test_num_fops,
 	  MI_TEST_NUM(&held.lock, &held.nr_pages, MI_TEST_MAX_PAGES, pages_set) },
+	{ "pages_o4", &mi_test_num_fops,
+	  MI_TEST_NUM(&o4.lock, &o4.nr, MI_TEST_MAX_O4, pages_o4_set) },
 	{ "slab_objs", &mi_test_num_fops,
 	  MI_TEST_NUM(&sl.lock, &sl.nr_objs, MI_TEST_MAX_OBJS, slab_objs_set) },
 	{ "slab_size", &mi_test_num_fops,
@@ -723,6 +769,7 @@ static void __exit meminspect_test_exit(void)
 	debugfs_remove_recursive(held.dir);
 	mi_test_allocs_free();
 	held_shrink(0);
+	pages_o4_set(0);
 	slab_release_all();
 }
 
