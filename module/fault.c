@@ -312,11 +312,10 @@ int mi_fault_arm(void)
 	/*
 	 * Probes left lingering by the last disarm for these same sites are
 	 * taken over as they are; for other sites they are detached first.
-	 * The handlers read mi_fault_cfg after stopped (acquire): the
-	 * release below publishes everything written above.
 	 */
 	if (mi_fault.lingering != s->sites)
 		mi_fault_linger_end();
+	/* pairs with the handler's acquire: it sees mi_fault_cfg complete */
 	smp_store_release(&mi_fault_stopped, false);
 	if (mi_fault.lingering) {
 		cancel_delayed_work(&mi_fault.linger_work);
