@@ -52,6 +52,15 @@ snap_files "$T/v1" /proc/vmstat "$T/m1" /proc/meminfo "$T/s1" "$MI_DIR/summary" 
 	"$T/p" "$MI_DIR/pages" \
 	"$T/s2" "$MI_DIR/summary" "$T/m2" /proc/meminfo "$T/v2" /proc/vmstat ||
 	fail "pages: read vmstat, meminfo, summary, pages, summary, meminfo, vmstat"
+# the kernel's own per-pfn view over the same guest at rest, memtarget still
+# holding its pages: one more census, then page-types (tools/vm of
+# linux-source-6.1, built by scripts/build-page-types) over /proc/kpageflags,
+# each under "time -v" for the size of its reader
+PT=$ST_DIR/progs/page-types
+if [ -x "$PT" ]; then
+	busybox time -v "$ST_DIR/progs/readseq" "$T/c" "$MI_DIR/pages" 2> "$T/c.time"
+	busybox time -v "$PT" -r > "$T/pt" 2> "$T/pt.time"
+fi
 pages_cleanup
 hp0=
 
@@ -251,6 +260,45 @@ else
 	check_bracket "pages: unaccounted = unclassified + (free_other - pcp) + offline + reserved in managed - vmalloc - percpu - other unmarked counters, within [-drift, percpu first chunk + drift]" \
 		"$x" $((lo - pcpu)) $((hi - pcpu))
 	[ "$rlate" -ge 0 ] || diag "reserved pages inside managed is negative ($rlate): present - managed holds pages that are not PageReserved"
+fi
+
+# ---- page-types cross-check (docs/pages.md) -------------------------------
+if [ ! -x "$PT" ]; then
+	skip "pages: page-types cross-check: no page-types for this guest (scripts/build-page-types could not build it: see vm-run's output)"
+elif ! grep -q '^ *total' "$T/pt"; then
+	fail "pages: page-types -r ran and printed its total"
+	head -n 5 "$T/pt.time" "$T/pt" | sed 's/^/# /'
+else
+	# ptc WITH [WITHOUT]: pages whose flags have WITH and not WITHOUT
+	ptc()
+	{
+		awk -v w="$1" -v wo="${2:-none}" '$1 ~ /^0x/ {
+			n = split($NF, a, ","); h = 0; x = 0
+			for (i = 1; i <= n; i++) { if (a[i] == w) h = 1; if (a[i] == wo) x = 1 }
+			if (h && !x) s += $2 } END { print s + 0 }' "$T/pt"
+	}
+	cc() { awk -v c="$1" 'NR > 1 && !/^#/ && $3 == c { s += $4 } END { print s + 0 }' "$T/c.0"; }
+	rss() { awk '/Maximum resident set size/ { print $NF * 1024 / '"$ps"'; f = 1 } END { if (!f) print 0 }' "$1"; }
+	readers=$(($(rss "$T/c.time") + $(rss "$T/pt.time")))
+	pttotal=$(awk '$1 == "total" { print $2 }' "$T/pt")
+	spanned=$(awk '/^# node / { s += $11 } END { print s + 0 }' "$T/c.0")
+	outside=$((pttotal - spanned))
+	cpcp=$(awk '/^# node / { for (i = 1; i <= NF; i++) if ($i == "pcp") p += $(i + 1) } END { print p + 0 }' "$T/c.0")
+	diag "page-types: $pttotal pfns ($outside outside every zone's span); readers' largest RSS $readers pages; slab $(ptc slab) (census $(cc slab)), pgtable $(ptc pgtable) (census $(cc pagetable)): not compared, the readers' own slab objects and page tables are not measured"
+	check_bracket "pages: hugetlb_free + hugetlb_used = page-types huge" \
+		"$(ptc huge)" $(($(cc hugetlb_free) + $(cc hugetlb_used))) $(($(cc hugetlb_free) + $(cc hugetlb_used)))
+	check_bracket "pages: offline = page-types offline" "$(ptc offline)" "$(cc offline)" "$(cc offline)"
+	check_bracket "pages: page-types reserved within [reserved, reserved + pfns outside every zone]" \
+		"$(ptc reserved)" "$(cc reserved)" $(($(cc reserved) + outside))
+	# free pages: the kernel marks every page of a free block (is_free_buddy_page());
+	# the readers take theirs from the free pool, and the per-CPU lists
+	# refill and drain in batches between the two walks
+	b=$(cc buddy_free)
+	check_bracket "pages: page-types buddy within buddy_free +- (the two readers' RSS + per-CPU lists)" \
+		"$(ptc buddy)" $((b - readers - cpcp)) $((b + readers + cpcp))
+	a=$(($(cc anon_lru) + $(cc anon_other)))
+	check_bracket "pages: page-types anonymous (not huge) within anon +- the two readers' RSS" \
+		"$(ptc anonymous huge)" $((a - readers)) $((a + readers))
 fi
 
 exit 0
