@@ -2,12 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 # pages: the census at rest.  Per zone, the classes add up to the pfns the
 # walk saw (exact: one read), the walk saw no more than the zone spans;
-# free pages (buddy heads' blocks + pages with no references) against
-# NR_FREE_PAGES + the per-CPU lists from the same note; slab, page tables,
-# anon, file, shmem and hugetlb against /proc/vmstat and /proc/meminfo read
-# before and after (one process reads them and the census back to back);
-# summary's unaccounted explained by the census's unclassified pages.
-# Bounds: docs/tests.md (pages).
+# buddy_free, slab, page tables, anon, file, shmem and hugetlb against
+# /proc/vmstat and /proc/meminfo read before and after (one process reads
+# them and the census back to back), widened only by the per-CPU vmstat
+# drift and the swap cache; summary's unaccounted explained by the census's
+# unclassified pages; the classes that the kernel's page-types also names
+# against it.  Bounds: docs/tests.md (pages).
 . "${ST_DIR:-$(dirname "$0")}/lib.sh"
 
 MT=${MI_MEMTARGET:-$ST_DIR/progs/memtarget}
