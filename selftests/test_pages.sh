@@ -119,14 +119,16 @@ vm()
 	awk -v names=" $* " 'index(names, " " $1 " ") { s += $2 } END { print s + 0 }' "$_f"
 }
 # ---- bounds derived from the kernel (docs/tests.md) ----------------------
-# bracket LO-EXTRA HI-EXTRA NAMES...: "lo hi", the counters' sum read before
-# and after, widened by the per-CPU drift of each counter and the extras
+# bracket LO-EXTRA HI-EXTRA NAMES...: sets blo and bhi, the counters' sum
+# read before and after, widened by the per-CPU drift of each counter and
+# the extras
 bracket()
 {
 	_le=$1 _he=$2
 	shift 2
 	_a=$(vm "$T/v1" "$@") _b=$(vm "$T/v2" "$@")
-	echo "$(($(min "$_a" "$_b") - $# * drift - _le)) $(($(max "$_a" "$_b") + $# * drift + _he))"
+	blo=$(($(min "$_a" "$_b") - $# * drift - _le))
+	bhi=$(($(max "$_a" "$_b") + $# * drift + _he))
 }
 # check_bracket DESC GOT LO HI: LO <= GOT <= HI, no further tolerance
 check_bracket()
@@ -149,9 +151,9 @@ swapc=$(mi2 "$T/m1" "$T/m2" SwapCached)
 # least pcp, less what the lists gained after the walk passed
 pcp=$(awk '/^# node / { for (i = 1; i <= NF; i++) if ($i == "pcp") p += $(i + 1) } END { print p + 0 }' "$T/p")
 fo=$(class_total free_other)
-set -- $(bracket 0 0 nr_free_pages)
+bracket 0 0 nr_free_pages
 check_bracket "pages: buddy_free within nr_free_pages (before/after) +- per-CPU drift" \
-	"$(class_total buddy_free)" "$1" "$2"
+	"$(class_total buddy_free)" "$blo" "$bhi"
 diag "free_other $fo = per-CPU lists $pcp + $((fo - pcp)) (tails of non-compound allocations, pages in transit)"
 # NR_SLAB_UNRECLAIMABLE_B counts large kmalloc() folios too: the class has
 # them where the kernel marks them (capabilities pages.large_kmalloc); where
@@ -159,18 +161,18 @@ diag "free_other $fo = per-CPU lists $pcp + $((fo - pcp)) (tails of non-compound
 # short of the counter by up to that class.
 slabs="nr_slab_reclaimable_b nr_slab_unreclaimable_b nr_slab_reclaimable nr_slab_unreclaimable"
 got=$(($(class_total slab) + $(class_total large_kmalloc)))
-set -- $(bracket 0 0 nr_slab_reclaimable nr_slab_unreclaimable)
+bracket 0 0 nr_slab_reclaimable nr_slab_unreclaimable
 if [ "$(cap_available pages.large_kmalloc)" = yes ]; then
 	check_bracket "pages: slab + large_kmalloc within nr_slab_reclaimable + nr_slab_unreclaimable (before/after) +- per-CPU drift" \
-		"$got" "$1" "$2"
+		"$got" "$blo" "$bhi"
 else
 	diag "pages.large_kmalloc: $(cap_detail pages.large_kmalloc)"
 	check_bracket "pages: slab within [slab counters - unclassified, slab counters] (before/after) +- per-CPU drift (no large kmalloc mark)" \
-		"$got" $(($1 - $(class_total unclassified))) "$2"
+		"$got" $((blo - $(class_total unclassified))) "$bhi"
 fi
-set -- $(bracket 0 0 nr_page_table_pages)
+bracket 0 0 nr_page_table_pages
 check_bracket "pages: pagetable within nr_page_table_pages (before/after) +- per-CPU drift" \
-	"$(class_total pagetable)" "$1" "$2"
+	"$(class_total pagetable)" "$blo" "$bhi"
 
 # anon: NR_ANON_MAPPED counts a PMD-mapped THP as all its pages
 # (page_add_new_anon_rmap), as the census counts its head and tails; a live
@@ -178,18 +180,18 @@ check_bracket "pages: pagetable within nr_page_table_pages (before/after) +- per
 # and not in the counter
 thp=$(vm "$T/v2" nr_anon_transparent_hugepages)
 diag "anon THPs (nr_anon_transparent_hugepages): $thp; memtarget: $(cat "$T/mt")"
-set -- $(bracket 0 "$swapc" nr_anon_pages)
+bracket 0 "$swapc" nr_anon_pages
 check_bracket "pages: anon_lru + anon_other within nr_anon_pages (before/after) +- per-CPU drift, + swap cache" \
-	$(($(class_total anon_lru) + $(class_total anon_other))) "$1" "$2"
+	$(($(class_total anon_lru) + $(class_total anon_other))) "$blo" "$bhi"
 
 # file: NR_FILE_PAGES counts shmem and the swap cache too; the census
 # counts swap-cache pages as anon (or unclassified for shmem in transit)
-set -- $(bracket "$swapc" 0 nr_file_pages)
+bracket "$swapc" 0 nr_file_pages
 check_bracket "pages: file_mapped + file_unmapped + shmem within nr_file_pages (before/after) +- per-CPU drift, - swap cache" \
-	$(($(class_total file_mapped) + $(class_total file_unmapped) + $(class_total shmem))) "$1" "$2"
-set -- $(bracket 0 0 nr_shmem)
+	$(($(class_total file_mapped) + $(class_total file_unmapped) + $(class_total shmem))) "$blo" "$bhi"
+bracket 0 0 nr_shmem
 check_bracket "pages: shmem within nr_shmem (before/after) +- per-CPU drift" \
-	"$(class_total shmem)" "$1" "$2"
+	"$(class_total shmem)" "$blo" "$bhi"
 
 # hugetlb: the hstates' counts change under hugetlb_lock only (no per-CPU
 # delta): exact within the bracket.  Hugetlb: (kB) covers every hstate;
