@@ -252,7 +252,7 @@ void mi_pages_init(void)
 	mi_cap_set(&mi_pages_caps[MI_ROW_PERCPU], false,
 		   "percpu chunk pages carry no page flag or type: counted as unclassified");
 	mi_cap_set(&mi_pages_caps[MI_ROW_PCP], true,
-		   "pages with no references that are not buddy heads: the per-CPU lists (not visible per pfn; the # note gives their count from the zone's pcp lists) and pages in transit");
+		   "pages with no references that are not buddy heads: the per-CPU lists (not visible per pfn; the # note gives their count from the zone's pcp lists), the tails of multi-page allocations made without __GFP_COMP (in use: only the first page holds a reference) and pages in transit");
 	mi_caps_register(&mi_pages_table, mi_pages_caps, MI_NR_ROWS);
 }
 

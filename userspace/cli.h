@@ -102,6 +102,9 @@ int mi_usage_error(const char *cmd, const char *fmt, ...);
  */
 int mi_option_error(const char *cmd, int opt, char *const *argv, const char *optstring);
 
+/* cmd_where.c */
+int cmd_where(const struct mi_cli *c, struct cmd_opts *o);
+
 /* cmd_pagealloc.c */
 int cmd_summary(const struct mi_cli *c, struct cmd_opts *o);
 int cmd_capabilities(const struct mi_cli *c, struct cmd_opts *o);

@@ -79,6 +79,14 @@ static const struct command commands[] = {
 	  "with pages and bytes, from a walk of every pfn (docs/pages.md); the \"#\"\n"
 	  "note after each zone gives what was walked against present and spanned.\n"
 	  "--json: an array of objects.  --watch SECONDS and --count N as for zones.\n" },
+	{ "where", cmd_where, CMD_WATCH, "where did my memory go: summary's big figures, then the census classes",
+	  "Reads summary and pages and prints one row per figure: section (summary,\n"
+	  "then census), figure, kb, and counterpart, the kernel figure it is read\n"
+	  "against (a /proc/meminfo name, zoneinfo: or vmstat: for those files, -\n"
+	  "for none).  The census rows are the pages file summed over nodes and\n"
+	  "zones; summary's unaccounted is the census's unclassified pages less the\n"
+	  "vmalloc, percpu and other counted pages without a per-pfn mark\n"
+	  "(docs/summary.md).  --json: an array of objects.  --watch SECONDS.\n" },
 	{ "pressure", cmd_pressure, CMD_WATCH | CMD_LINES,
 	  "reclaim and compaction counters, PSI, watermark distances, kswapd (--watch: a vmstat)",
 	  "Prints the module's pressure file: one row per figure (section, scope,\n"

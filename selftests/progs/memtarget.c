@@ -30,6 +30,11 @@
  *                              MAP_NORESERVE, 64 pages of the latter
  *                              touched 32 GiB apart (each under its own
  *                              page tables); then waits
+ *   memtarget huge N           N default-size hugetlb pages (MAP_HUGETLB,
+ *                              each touched: used, not only reserved) and
+ *                              a 2 MiB-aligned 4 MiB anonymous range with
+ *                              MADV_HUGEPAGE, touched (THPs where the
+ *                              kernel gives them); then waits
  *   memtarget name NAME        names itself NAME (prctl(PR_SET_NAME): any
  *                              bytes, a newline and spaces included), and
  *                              forks a child that names itself NAME and
@@ -470,6 +475,40 @@ static int named(const char *name)
 	return 0;
 }
 
+static int huge(long n)
+{
+	long hsize = 2 * MIB;
+	char *h, *thp;
+	FILE *f;
+
+	/* the default hstate's size (Hugepagesize: N kB) */
+	f = fopen("/proc/meminfo", "r");
+	if (f) {
+		char line[128];
+
+		while (fgets(line, sizeof(line), f))
+			if (sscanf(line, "Hugepagesize: %ld kB", &hsize) == 1) {
+				hsize *= 1024;
+				break;
+			}
+		fclose(f);
+	}
+	if (n > 0) {
+		h = mmap(NULL, n * hsize, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
+		if (h == MAP_FAILED)
+			die("mmap MAP_HUGETLB");
+		touch(h, n * hsize, hsize);
+	}
+	thp = map_anon(8 * MIB);
+	thp = (char *)(((uintptr_t)thp + 2 * MIB - 1) & ~(2 * MIB - 1));
+	madvise(thp, 4 * MIB, MADV_HUGEPAGE);
+	touch(thp, 4 * MIB, PAGE);
+	ready();
+	wait_for_term();
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = on_term };
@@ -495,6 +534,8 @@ int main(int argc, char **argv)
 		return noptrace(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "name"))
 		return named(argv[2]);
-	fprintf(stderr, "usage: memtarget basic DIR | vmas N MIB | churn [N MIB] | swap DIR | exit N MS | reserve | noptrace FILE | name NAME\n");
+	if (argc == 3 && !strcmp(argv[1], "huge"))
+		return huge(atol(argv[2]));
+	fprintf(stderr, "usage: memtarget basic DIR | vmas N MIB | churn [N MIB] | swap DIR | exit N MS | reserve | noptrace FILE | name NAME | huge N\n");
 	return 2;
 }

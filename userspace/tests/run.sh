@@ -492,6 +492,7 @@ done
 # ---- export --prometheus (its own file) ----
 
 part "$here/export.sh"
+part "$here/where.sh"
 
 # ---- slab, and the slabs file's export ----
 
