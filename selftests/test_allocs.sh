@@ -7,7 +7,8 @@
 # (/proc/slabinfo's objsize) allocated, and 0 live after the helper frees them.  Bad knob writes
 # change nothing, a disarmed table stops counting, a busybox applet
 # aimed by comm shows up, 4 readers under churn are safe, and rmmod
-# while armed is clean.
+# while armed is clean.  Sampling (sample_bytes): the helper's N2 x S2
+# bytes are estimated within 10 %, and 0 once freed.
 . "${ST_DIR:-$(dirname "$0")}/lib.sh"
 
 A=$MI_DIR/allocs
@@ -21,16 +22,24 @@ allocs_cleanup()
 	echo 0 > "$A/armed" 2>/dev/null
 	echo 0 > "$A/aim_pid" 2>/dev/null
 	echo > "$A/aim_comm" 2>/dev/null
+	echo 0 > "$A/sample_bytes" 2>/dev/null
 	helper_unload allocs
 }
 mi_setup allocs allocs_cleanup
 
 require_file "$A/table"
 
-# site_field FIELD: FIELD (1 live_objs .. 6 rate) of allocs_fill's row
+# site_field FIELD: FIELD (1 live_objs .. 6 rate, 7 samples) of allocs_fill's row
 site_field()
 {
 	awk -v f="$1" '/allocs_fill/ { print $f; n++ } END { if (!n) print "none" }' "$A/table"
+}
+
+# note_value FILE KEY: KEY's value in the table's "# allocs:" note
+note_value()
+{
+	awk -v k="$2" '$1 == "#" && $2 == "allocs:" {
+		for (i = 3; i < NF; i += 2) if ($i == k) print $(i + 1) }' "$1"
 }
 
 # ---- bad writes ----------------------------------------------------------------
@@ -52,6 +61,14 @@ for v in 1000 0 99999999 abc; do
 	fi
 done
 check "hash_size unchanged" [ "$(cat "$A/hash_size")" = "$hs" ]
+for v in -1 abc 1073741825 '1 1'; do
+	if printf '%s' "$v" > "$A/sample_bytes" 2>/dev/null; then
+		fail "sample_bytes rejects '$v'"
+	else
+		ok "sample_bytes rejects '$v'"
+	fi
+done
+check "sample_bytes still 0" [ "$(cat "$A/sample_bytes")" = 0 ]
 echo 1 > "$A/armed"
 if echo 4096 > "$A/hash_size" 2>/dev/null; then
 	fail "hash_size is busy while armed"
@@ -64,6 +81,11 @@ else
 	ok "aim_pid is busy while armed"
 fi
 check "aim_pid unchanged" [ "$(cat "$A/aim_pid")" = 0 ]
+if echo 4096 > "$A/sample_bytes" 2>/dev/null; then
+	fail "sample_bytes is busy while armed"
+else
+	ok "sample_bytes is busy while armed"
+fi
 echo 0 > "$A/armed"
 
 # ---- exact counts at the helper's site -----------------------------------------
@@ -95,8 +117,10 @@ check "live objects at allocs_fill = $N" [ "$(site_field 1)" = "$N" ]
 check "live requested bytes = $N x $S" [ "$(site_field 2)" = $((N * S)) ]
 check "live allocated bytes = $N x $objsize" [ "$(site_field 3)" = $((N * objsize)) ]
 check "allocations = $N" [ "$(site_field 4)" = "$N" ]
+check "samples = $N (exact)" [ "$(site_field 7)" = "$N" ]
+check "the note says exact" [ "$(note_value "$T/t1" mode)" = exact ]
 check "site symbolised in meminspect_test" grep -q 'allocs_fill+0x[0-9a-f]*/0x[0-9a-f]* \[meminspect_test\]' "$T/t1"
-check "no overflow" [ "$(awk '/_overflow/ { s += $2 } END { print s + 0 }' "$T/t1")" = 0 ]
+check "no overflow" [ "$(note_value "$T/t1" site_overflow)$(note_value "$T/t1" obj_overflow)" = 00 ]
 echo 0 > "$MI_TEST_DIR/allocs"
 check "0 live after the free" [ "$(site_field 1)" = 0 ]
 check "0 live bytes after the free" [ "$(site_field 2)" = 0 ]
@@ -119,8 +143,8 @@ echo find > "$A/aim_comm"
 echo 1 > "$A/armed"
 find / -xdev > /dev/null 2>&1
 echo 0 > "$A/armed"
-rows=$(awk 'NR > 4' "$A/table" | wc -l)
-allocs=$(awk 'NR > 4 { s += $4 } END { print s + 0 }' "$A/table")
+rows=$(awk 'NR > 1 && !/^#/' "$A/table" | wc -l)
+allocs=$(awk 'NR > 1 && !/^#/ { s += $4 } END { print s + 0 }' "$A/table")
 diag "find: $rows sites, $allocs allocations"
 check "find's allocations are counted" [ "$allocs" -gt 0 ]
 check "no helper site under aim_comm=find" [ "$(site_field 4)" = none ]
@@ -149,6 +173,38 @@ check "system-wide after churn: 1000 live at allocs_fill" [ "$(site_field 1)" = 
 echo 0 > "$MI_TEST_DIR/allocs"
 check "system-wide after churn: 0 live after the free" [ "$(site_field 1)" = 0 ]
 echo 0 > "$A/armed"
+
+# ---- sampling: one in B bytes, system-wide ------------------------------------
+# Each of the helper's N2 objects of S2 < B bytes is followed with
+# probability p = S2/B, independently, and counts as B bytes: the estimate
+# is B x K, K ~ Binomial(N2, p), mean N2 x S2.  With N2 p = 3125 samples the
+# relative standard deviation is sqrt((1 - p) / (N2 p)) = 1.8 %, so a miss
+# of 10 % is 5.6 sigma (about 2e-8); Chernoff's bound, 2 exp(-0.1^2 N2 p / 3),
+# caps it at 6e-5 whatever the normal approximation says.
+N2=100000
+S2=200
+B=6400
+echo "$B" > "$A/sample_bytes"
+echo 1 > "$A/armed"
+echo "$N2 $S2" > "$MI_TEST_DIR/allocs"
+cat "$A/table" > "$T/t2"
+diag "$(grep allocs_fill "$T/t2")"
+diag "$(grep '^# allocs:' "$T/t2")"
+check "the note says sampled, one in $B bytes" \
+	[ "$(note_value "$T/t2" mode) $(note_value "$T/t2" sample_bytes)" = "sampled $B" ]
+k=$(site_field 7)
+check "some but not all objects sampled ($k of $N2)" [ "$k" -gt 0 -a "$k" -lt "$N2" ]
+check_within "sampled live bytes ~ $N2 x $S2 (10 %)" "$(site_field 2)" $((N2 * S2)) $((N2 * S2 / 10))
+check_within "sampled live objects ~ $N2 (10 %)" "$(site_field 1)" "$N2" $((N2 / 10))
+check_within "sampled live allocated bytes ~ $N2 x $objsize (10 %)" "$(site_field 3)" \
+	$((N2 * objsize)) $((N2 * objsize / 10))
+check "sampled live bytes = $B x samples" [ "$(site_field 2)" = $((B * k)) ]
+echo 0 > "$MI_TEST_DIR/allocs"
+check "sampled: 0 live after the free" [ "$(site_field 1)" = 0 ]
+check "sampled: 0 live bytes after the free" [ "$(site_field 2)" = 0 ]
+echo 0 > "$A/armed"
+echo 0 > "$A/sample_bytes"
+check "sample_bytes back to 0 (exact)" [ "$(cat "$A/sample_bytes")" = 0 ]
 
 # ---- rmmod while armed ---------------------------------------------------------
 
