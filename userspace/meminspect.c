@@ -119,6 +119,22 @@ static const struct command commands[] = {
 	  "own shape (summary: as 'summary --json'; others: an array of objects);\n"
 	  "unavailable files are left out.\n"
 	  "--watch SECONDS repeats it every SECONDS, as for summary.\n" },
+	{ "allocs", cmd_allocs, CMD_WATCH | CMD_ALLOCS,
+	  "slab allocations by call site: live objects and bytes, rate (a slabratetop)",
+	  "Prints the module's allocs/table (docs/allocs.md), one row per call site\n"
+	  "that allocated since allocs/ was armed, sorted largest first.  The module's\n"
+	  "knobs (armed, aim_pid, aim_comm, sample_bytes, ...) are written directly;\n"
+	  "meminspect only reads.  The \"# allocs:\" note says the mode, the table sizes\n"
+	  "and what overflowed; sampled (sample_bytes > 0), every figure but samples\n"
+	  "is an estimate.\n"
+	  "  --sort KEY        bytes (live_bytes, the default), rate (allocations per\n"
+	  "                    second: since arming, or under --watch since the last\n"
+	  "                    round), count (live_objs) or allocs (since arming)\n"
+	  "  --top N           only the first N rows\n"
+	  "--watch SECONDS repeats it every SECONDS; a recent_rate column before site\n"
+	  "is the allocations per second since the previous round ('-' in the first).\n"
+	  "--json prints {\"armed\": 1, \"mode\": \"exact\", ... (the note's pairs),\n"
+	  "\"call_sites\": [{\"live_objs\": N, ..., \"site\": \"...\"}, ...]}.\n" },
 	{ "slab", cmd_slab, CMD_WATCH | CMD_SLAB,
 	  "slab caches: sizes, counts, waste and growth (a slabtop)",
 	  "Prints the module's slabs file, one row per slab cache, sorted.\n"
@@ -196,7 +212,9 @@ static const char options_help[] =
 	"  --sort KEY      rss, pss, uss or swap, largest first\n"
 	"slab only:\n"
 	"  --sort KEY      name, size, waste, objs or growth (needs --watch)\n"
-	"  --top N         only the first N rows\n"
+	"  --top N         only the first N rows (slab, allocs)\n"
+	"allocs only:\n"
+	"  --sort KEY      bytes, rate, count or allocs\n"
 	"  --aliases       the names merged into each cache (alias_names)\n"
 	"export only:\n"
 	"  --prometheus    Prometheus text format\n"
@@ -401,8 +419,13 @@ static int check_options(struct ctx *ctx, const struct command *cmd)
 			return mi_bad_usage("--sort takes rss, pss, uss or swap, not '%s'",
 					    ctx->sort_arg);
 		ctx->opts.proc.sort = ctx->sort_arg;
+	} else if (ctx->sort_arg && (cmd->flags & CMD_ALLOCS)) {
+		ctx->opts.allocs.sort = allocs_sort_field(ctx->sort_arg);
+		if (!ctx->opts.allocs.sort)
+			return mi_bad_usage("--sort takes bytes, rate, count or allocs, not '%s'",
+					    ctx->sort_arg);
 	} else if (ctx->sort_arg) {
-		return mi_bad_usage("--sort is for slab, vmas and top");
+		return mi_bad_usage("--sort is for slab, allocs, vmas and top");
 	}
 	if ((c->watch || c->count) && !(cmd->flags & CMD_WATCH))
 		return mi_bad_usage("'%s' takes no --watch or --count: its content does not change",
@@ -415,8 +438,10 @@ static int check_options(struct ctx *ctx, const struct command *cmd)
 		return mi_bad_usage("export needs a format: --prometheus (or --json)");
 	if (x->textfile_dir && c->json)
 		return mi_bad_usage("--textfile-dir writes the Prometheus text format: drop --json");
-	if ((s->top || s->aliases) && !(cmd->flags & CMD_SLAB))
-		return mi_bad_usage("--top and --aliases are slab options");
+	if (s->top && !(cmd->flags & (CMD_SLAB | CMD_ALLOCS)))
+		return mi_bad_usage("--top is a slab and allocs option");
+	if (s->aliases && !(cmd->flags & CMD_SLAB))
+		return mi_bad_usage("--aliases is a slab option");
 	if (ctx->opts.pa.types && !(cmd->flags & CMD_TYPES))
 		return mi_bad_usage("--types is a frag option");
 	if (ctx->opts.stall.table && !(cmd->flags & CMD_LINES))
@@ -546,6 +571,7 @@ int main(int argc, char **argv)
 	st = run_command(&c, cmd);
 	mi_table_free(c.opts.pa.prev);
 	mi_table_free(c.opts.slab.prev);
+	mi_table_free(c.opts.allocs.prev);
 	mi_table_free(c.opts.stall.prev);
 	if (c.opts.stall.open)
 		close(c.opts.stall.fd);
