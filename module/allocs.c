@@ -8,7 +8,9 @@
  * counted; set only while disarmed), hash_size (slots of the ptr -> site
  * table; set only while disarmed), sample_bytes (0: every allocation; N:
  * an allocation of s bytes is followed with probability min(1, s/N) and
- * weighted by its inverse; set only while disarmed).  Read: table.
+ * weighted by its inverse; set only while disarmed), aim_module (only
+ * call sites in that module's text; the injector's module aim and its
+ * parser, set only while disarmed).  Read: table.
  *
  * The probes run in any context, so they neither allocate nor print nor
  * lock: the site table and the object hash are preallocated when arming
@@ -22,6 +24,7 @@
 #include <linux/kernel.h>
 #include <linux/log2.h>
 #include <linux/math64.h>
+#include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/random.h>
@@ -36,6 +39,7 @@
 
 #include "allocs.h"
 #include "capabilities.h"
+#include "fault.h"
 #include "fault_parse.h"
 
 #define MI_ALLOCS_SITES		1024	/* call sites tracked (power of 2) */
@@ -76,6 +80,8 @@ static struct {
 	bool armed;
 	int aim_pid;			/* 0 = any */
 	char aim_comm[TASK_COMM_LEN];	/* "" = any */
+	char aim_module[MI_FAULT_NAME_LEN];	/* "" = any */
+	bool mod_set;			/* armed with aim_module */
 	unsigned int hash_size;		/* knob; the table has hash_cap slots */
 	unsigned int hash_cap;
 	unsigned int sample_bytes;	/* 0 = exact */
@@ -94,13 +100,20 @@ static u32 mi_allocs_hash(unsigned long v)
 	return hash_long(v, 32);
 }
 
-static bool mi_allocs_aimed(void)
+static bool mi_allocs_aimed(unsigned long call_site)
 {
 	if (mi_allocs.aim_pid && task_tgid_nr(current) != mi_allocs.aim_pid)
 		return false;
 	if (mi_allocs.aim_comm[0] &&
 	    strncmp(current->comm, mi_allocs.aim_comm, TASK_COMM_LEN))
 		return false;
+	if (mi_allocs.mod_set) {
+		/* NULL until it loads and once it goes (fault_aim.c) */
+		struct module *mod = mi_aim_module(MI_AIM_MOD_ALLOCS);
+
+		if (!mod || !within_module(call_site, mod))
+			return false;
+	}
 	return true;
 }
 
@@ -180,7 +193,7 @@ static void mi_allocs_record(unsigned long call_site, const void *ptr,
 	unsigned int i;
 	int n;
 
-	if (ZERO_OR_NULL_PTR(ptr) || !mi_allocs_aimed() ||
+	if (ZERO_OR_NULL_PTR(ptr) || !mi_allocs_aimed(call_site) ||
 	    !mi_allocs_sampled(bytes_req))
 		return;
 	n = mi_allocs_site_get(call_site);
@@ -418,15 +431,24 @@ static int mi_allocs_set_armed(bool on)
 		mi_allocs_detach();
 		mi_allocs.armed = false;
 		mi_allocs.disarmed_at = jiffies;
+		mi_aim_module_arm(MI_AIM_MOD_ALLOCS, NULL);
 	}
 	if (!on)
 		return 0;
 	err = mi_allocs_reset();
-	if (!err)
-		err = mi_allocs_attach();
-	if (!err)
-		mi_allocs.armed = true;
-	return err;
+	if (err)
+		return err;
+	/* a module not loaded yet is aimed at from when it loads */
+	mi_allocs.mod_set = mi_allocs.aim_module[0];
+	if (mi_allocs.mod_set)
+		mi_aim_module_arm(MI_AIM_MOD_ALLOCS, mi_allocs.aim_module);
+	err = mi_allocs_attach();
+	if (err) {
+		mi_aim_module_arm(MI_AIM_MOD_ALLOCS, NULL);
+		return err;
+	}
+	mi_allocs.armed = true;
+	return 0;
 }
 
 enum mi_allocs_knob {
@@ -435,6 +457,7 @@ enum mi_allocs_knob {
 	MI_ALLOCS_AIM_COMM,
 	MI_ALLOCS_HASH_SIZE,
 	MI_ALLOCS_SAMPLE_BYTES,
+	MI_ALLOCS_AIM_MODULE,
 	MI_ALLOCS_NR_KNOBS
 };
 
@@ -444,7 +467,22 @@ static const char *const mi_allocs_knob_names[MI_ALLOCS_NR_KNOBS] = {
 	[MI_ALLOCS_AIM_COMM] = "aim_comm",
 	[MI_ALLOCS_HASH_SIZE] = "hash_size",
 	[MI_ALLOCS_SAMPLE_BYTES] = "sample_bytes",
+	[MI_ALLOCS_AIM_MODULE] = "aim_module",
 };
+
+/* The injector's knob of that name: its parser is aim_module's. */
+static const struct mi_fault_knob *mi_allocs_fault_knob(const char *name)
+{
+	const struct mi_fault_knob *k;
+
+	for (k = mi_fault_knobs; k->name; k++)
+		if (!strcmp(k->name, name))
+			return k;
+	return NULL;
+}
+
+/* Parsed into under mi_allocs.lock: too big for the stack. */
+static struct mi_fault_settings mi_allocs_parsed;
 
 static int mi_allocs_knob_show(struct seq_file *m, void *v)
 {
@@ -464,6 +502,9 @@ static int mi_allocs_knob_show(struct seq_file *m, void *v)
 		break;
 	case MI_ALLOCS_SAMPLE_BYTES:
 		seq_printf(m, "%u\n", mi_allocs.sample_bytes);
+		break;
+	case MI_ALLOCS_AIM_MODULE:
+		seq_printf(m, "%s\n", mi_allocs.aim_module);
 		break;
 	default:
 		seq_printf(m, "%u\n", mi_allocs.hash_size);
@@ -514,6 +555,24 @@ static int mi_allocs_knob_apply(enum mi_allocs_knob knob, const char *buf,
 			return -EBUSY;
 		mi_allocs.sample_bytes = u;
 		return 0;
+	case MI_ALLOCS_AIM_MODULE: {
+		const struct mi_fault_knob *k = mi_allocs_fault_knob("aim-module");
+
+		if (WARN_ON_ONCE(!k))
+			return -EINVAL;
+		mi_allocs_parsed.aim_module[0] = '\0';
+		err = mi_fault_parse_knob(k, buf, len, 0, &mi_allocs_parsed);
+		if (err)
+			return err;
+		if (mi_allocs_parsed.aim_module[0] &&
+		    !mi_fault_aim_module_available())
+			return -EOPNOTSUPP;
+		if (mi_allocs.armed)
+			return -EBUSY;
+		strscpy(mi_allocs.aim_module, mi_allocs_parsed.aim_module,
+			sizeof(mi_allocs.aim_module));
+		return 0;
+	}
 	default:
 		err = mi_fault_parse_uint(buf, len, MI_ALLOCS_HASH_MIN,
 					  MI_ALLOCS_HASH_MAX, &u);
@@ -660,10 +719,7 @@ void mi_allocs_exit(void)
 		mi_caps_unregister(&mi_allocs_caps);
 	mi_allocs_caps.caps = NULL;
 	mutex_lock(&mi_allocs.lock);
-	if (mi_allocs.armed) {
-		mi_allocs_detach();
-		mi_allocs.armed = false;
-	}
+	mi_allocs_set_armed(false);	/* detaches, drops the module aim */
 	mutex_unlock(&mi_allocs.lock);
 	vfree(mi_allocs.objs);
 	vfree(mi_allocs.sites);

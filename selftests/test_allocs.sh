@@ -7,7 +7,9 @@
 # (/proc/slabinfo's objsize) allocated, and 0 live after the helper frees them.  Bad knob writes
 # change nothing, a disarmed table stops counting, a busybox applet
 # aimed by comm shows up, 4 readers under churn are safe, and rmmod
-# while armed is clean.  Sampling (sample_bytes): the helper's N2 x S2
+# while armed is clean.  aim_module: only call sites in the helper's
+# text, or in the kernel's brd.ko loaded after arming (one brd_device per
+# ramdisk, against /sys/block; none live after rmmod).  Sampling (sample_bytes): the helper's N2 x S2
 # bytes are estimated within 10 %, and 0 once freed.
 . "${ST_DIR:-$(dirname "$0")}/lib.sh"
 
@@ -23,6 +25,8 @@ allocs_cleanup()
 	echo 0 > "$A/aim_pid" 2>/dev/null
 	echo > "$A/aim_comm" 2>/dev/null
 	echo 0 > "$A/sample_bytes" 2>/dev/null
+	echo > "$A/aim_module" 2>/dev/null
+	rmmod brd 2>/dev/null
 	helper_unload allocs
 }
 mi_setup allocs allocs_cleanup
@@ -149,6 +153,63 @@ diag "find: $rows sites, $allocs allocations"
 check "find's allocations are counted" [ "$allocs" -gt 0 ]
 check "no helper site under aim_comm=find" [ "$(site_field 4)" = none ]
 echo > "$A/aim_comm"
+
+# ---- aim_module: the injector's module aim, at the helper and at brd -----------------
+
+if [ "$(cap_available fault.aim_module)" != yes ]; then
+	skip "allocs: aim_module" "capabilities: fault.aim_module: $(cap_detail fault.aim_module)"
+else
+	for v in 'a b' "$(printf '%070d' 0)" 'x/y'; do
+		if printf '%s' "$v" > "$A/aim_module" 2>/dev/null; then
+			fail "aim_module rejects '$v'"
+		else
+			ok "aim_module rejects '$v'"
+		fi
+	done
+	check "aim_module still empty" [ -z "$(cat "$A/aim_module")" ]
+	echo meminspect_test > "$A/aim_module"
+	echo 1 > "$A/armed"
+	if echo brd > "$A/aim_module" 2>/dev/null; then
+		fail "aim_module is busy while armed"
+	else
+		ok "aim_module is busy while armed"
+	fi
+	echo "$N $S" > "$MI_TEST_DIR/allocs"
+	find / -xdev > /dev/null 2>&1
+	cat "$A/table" > "$T/t3"
+	check "aim_module=meminspect_test: $N live at allocs_fill" [ "$(site_field 1)" = "$N" ]
+	check "aim_module=meminspect_test: every site in [meminspect_test]" \
+		[ "$(awk 'NR > 1 && !/^#/ && !/\[meminspect_test\]$/' "$T/t3" | wc -l)" = 0 ]
+	echo 0 > "$MI_TEST_DIR/allocs"
+	echo 0 > "$A/armed"
+
+	# a module the suite did not write, not loaded when arming: brd
+	DRIVERS=${MI_DRIVERS:-/meminspect/drivers}
+	if [ "$(cat "$DRIVERS/status" 2> /dev/null)" != ready ]; then
+		skip "allocs: aim_module=brd" "no brd.ko: $(cat "$DRIVERS/status" 2> /dev/null)"
+	else
+		rmmod brd 2> /dev/null
+		echo brd > "$A/aim_module"
+		echo 1 > "$A/armed"
+		insmod "$DRIVERS/brd.ko" rd_nr=3 rd_size=1024
+		dd if=/dev/zero of=/dev/ram0 bs=4096 count=16 2> /dev/null
+		cat "$A/table" > "$T/t4"
+		diag "$(grep '\[brd\]' "$T/t4" | head -n 4)"
+		disks=$(ls -d /sys/block/ram* 2> /dev/null | wc -l)
+		check "aim_module=brd: sites counted, every one in [brd]" \
+			[ "$(awk 'NR > 1 && !/^#/' "$T/t4" | wc -l)" -gt 0 -a \
+			  "$(awk 'NR > 1 && !/^#/ && !/\[brd\]$/' "$T/t4" | wc -l)" = 0 ]
+		# brd_alloc() (inlined into brd_init on some kernels) holds one
+		# struct brd_device per ramdisk: a site of brd's with that many live
+		check "aim_module=brd: a brd_* site holds one object per ramdisk in /sys/block ($disks)" \
+			[ "$(awk -v d="$disks" '$NF == "[brd]" && $(NF - 1) ~ /^brd_/ && $1 == d' "$T/t4" | wc -l)" -ge 1 ]
+		rmmod brd
+		check "aim_module=brd: nothing live after rmmod brd" \
+			[ "$(awk 'NR > 1 && !/^#/ { s += $1 } END { print s + 0 }' "$A/table")" = 0 ]
+		echo 0 > "$A/armed"
+	fi
+	echo > "$A/aim_module"
+fi
 
 # ---- churn: 4 readers while the helper allocates and frees and we re-arm ------
 
