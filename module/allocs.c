@@ -38,29 +38,19 @@
 #include <trace/events/kmem.h>
 
 #include "allocs.h"
+#include "allocs_priv.h"
 #include "capabilities.h"
 #include "fault.h"
 #include "fault_parse.h"
 
-#define MI_ALLOCS_SITES		1024	/* call sites tracked (power of 2) */
 #define MI_ALLOCS_PROBES	32	/* slots tried per insert or lookup */
 #define MI_ALLOCS_HASH_MIN	1024
 #define MI_ALLOCS_HASH_MAX	BIT(22)
 #define MI_ALLOCS_HASH_DEFAULT	BIT(16)
-#define MI_ALLOCS_TOMB		1UL	/* a freed slot; never a slab pointer */
-#define MI_ALLOCS_BUSY		2UL	/* being filled by one probe */
 #define MI_ALLOCS_SAMPLE_MAX	BIT(30)	/* sample_bytes at most 1 GiB */
 /* object counts are kept in 1/1024ths: a sampled object stands for N/s */
 #define MI_ALLOCS_FP_SHIFT	10
 #define MI_ALLOCS_FP_ONE	BIT(MI_ALLOCS_FP_SHIFT)
-
-struct mi_allocs_site {
-	unsigned long call_site;	/* 0 = free slot; set once per arming */
-	/* estimates: counts in MI_ALLOCS_FP_ONE units, bytes in bytes */
-	atomic64_t allocs, frees;
-	atomic64_t live, live_req, live_alloc;
-	atomic64_t samples;		/* objects followed, live now */
-};
 
 /*
  * The sampler's state: one xorshift64 generator per CPU, seeded at arming.
@@ -69,28 +59,7 @@ struct mi_allocs_site {
  */
 static DEFINE_PER_CPU(u64, mi_allocs_rng);
 
-struct mi_allocs_obj {
-	unsigned long ptr;		/* 0 empty, TOMB freed, BUSY claimed */
-	u32 site;			/* index into mi_allocs.sites */
-	u32 bytes_req, bytes_alloc;
-};
-
-static struct {
-	struct mutex lock;		/* knobs, arming, the tables' lifetime */
-	bool armed;
-	int aim_pid;			/* 0 = any */
-	char aim_comm[TASK_COMM_LEN];	/* "" = any */
-	char aim_module[MI_FAULT_NAME_LEN];	/* "" = any */
-	bool mod_set;			/* armed with aim_module */
-	unsigned int hash_size;		/* knob; the table has hash_cap slots */
-	unsigned int hash_cap;
-	unsigned int sample_bytes;	/* 0 = exact */
-	struct mi_allocs_site *sites;
-	struct mi_allocs_obj *objs;
-	unsigned long armed_at, disarmed_at;	/* jiffies */
-	atomic64_t site_overflow, obj_overflow, unmatched_frees;
-	struct dentry *dir;
-} mi_allocs = {
+struct mi_allocs_state mi_allocs = {
 	.lock = __MUTEX_INITIALIZER(mi_allocs.lock),
 	.hash_size = MI_ALLOCS_HASH_DEFAULT,
 };
@@ -221,6 +190,7 @@ static void mi_allocs_record(unsigned long call_site, const void *ptr,
 		o->site = n;
 		o->bytes_req = req;
 		o->bytes_alloc = alloc;
+		o->born = (u32)jiffies;
 		/* pairs with the acquire in mi_allocs_forget(): fields first */
 		smp_store_release(&o->ptr, p);
 		atomic64_inc(&s->samples);
@@ -709,7 +679,9 @@ int mi_allocs_init(struct dentry *parent)
 	}
 	file = debugfs_create_file("table", 0400, mi_allocs.dir, NULL,
 				   &mi_allocs_table_fops);
-	return PTR_ERR_OR_ZERO(file);
+	if (IS_ERR(file))
+		return PTR_ERR(file);
+	return mi_allocs_outstanding_create(mi_allocs.dir);
 }
 
 /* After debugfs_remove_recursive(): no knob write can arm again. */

@@ -7,7 +7,8 @@
 # (/proc/slabinfo's objsize) allocated, and 0 live after the helper frees them.  Bad knob writes
 # change nothing, a disarmed table stops counting, a busybox applet
 # aimed by comm shows up, 4 readers under churn are safe, and rmmod
-# while armed is clean.  aim_module: only call sites in the helper's
+# while armed is clean.  outstanding: the helper's objects only once
+# older than the minimum age written, none after the free.  aim_module: only call sites in the helper's
 # text, or in the kernel's brd.ko loaded after arming (one brd_device per
 # ramdisk, against /sys/block; none live after rmmod).  Sampling (sample_bytes): the helper's N2 x S2
 # bytes are estimated within 10 %, and 0 once freed.
@@ -125,7 +126,36 @@ check "samples = $N (exact)" [ "$(site_field 7)" = "$N" ]
 check "the note says exact" [ "$(note_value "$T/t1" mode)" = exact ]
 check "site symbolised in meminspect_test" grep -q 'allocs_fill+0x[0-9a-f]*/0x[0-9a-f]* \[meminspect_test\]' "$T/t1"
 check "no overflow" [ "$(note_value "$T/t1" site_overflow)$(note_value "$T/t1" obj_overflow)" = 00 ]
+# outstanding: the live objects at least a minimum age old (written to
+# the open file), with up to 4 addresses per site
+outstanding()
+{
+	exec 3<> "$A/outstanding"
+	[ -z "$1" ] || echo "$1" >&3
+	cat <&3 > "$T/$2"
+	exec 3>&-
+}
+out_row() { awk '/allocs_fill/' "$T/$1"; }
+if printf 'x' > "$A/outstanding" 2>/dev/null; then
+	fail "outstanding rejects a min age of 'x'"
+else
+	ok "outstanding rejects a min age of 'x'"
+fi
+outstanding 3600 o1
+check "outstanding, min age 1 h: nothing at allocs_fill" [ -z "$(out_row o1)" ]
+check "outstanding: the note names the min age" grep -q '^# outstanding: armed 1 mode exact min_age_s 3600 ' "$T/o1"
+sleep 2
+outstanding 1 o2
+diag "$(out_row o2)"
+set -- $(out_row o2)
+check "outstanding, min age 1 s after 2 s: $N objects, $N x $S bytes at allocs_fill" \
+	[ "$1 $2" = "$N $((N * S))" ]
+check "outstanding: oldest at least 1 s" [ "${3:-0}" -ge 1 ]
+check "outstanding: 4 addresses, lowercase hex" \
+	sh -c "echo '$4' | grep -Eq '^0x[0-9a-f]+(,0x[0-9a-f]+){3}\$'"
 echo 0 > "$MI_TEST_DIR/allocs"
+outstanding 0 o3
+check "outstanding after the free: nothing at allocs_fill" [ -z "$(out_row o3)" ]
 check "0 live after the free" [ "$(site_field 1)" = 0 ]
 check "0 live bytes after the free" [ "$(site_field 2)" = 0 ]
 check "frees = $N" [ "$(site_field 5)" = "$N" ]

@@ -61,6 +61,8 @@ struct stall_opts {
 struct allocs_opts {
 	const char *sort;	/* --sort: the field sorted by; NULL: live_bytes */
 	struct mi_table *prev;	/* --watch: the last round's, for recent_rate */
+	bool outstanding;	/* --outstanding: allocs/outstanding */
+	long min_age;		/* --min-age SECONDS; -1: not given */
 };
 
 /* export */
@@ -133,6 +135,8 @@ bool slab_sorts_by_growth(const struct slab_opts *o);
 int cmd_allocs(const struct mi_cli *c, struct cmd_opts *o);
 /* --sort KEY of allocs: its field, or NULL */
 const char *allocs_sort_field(const char *name);
+/* the --sort field (of the table) has a counterpart in outstanding */
+bool allocs_sort_outstanding(const char *field);
 
 /* cmd_process.c */
 int cmd_mm(const struct mi_cli *c, struct cmd_opts *o);

@@ -131,6 +131,11 @@ static const struct command commands[] = {
 	  "                    second: since arming, or under --watch since the last\n"
 	  "                    round), count (live_objs) or allocs (since arming)\n"
 	  "  --top N           only the first N rows\n"
+	  "  --outstanding     allocs/outstanding instead: per call site the followed\n"
+	  "                    objects still live (objs, bytes, oldest_s, up to 4 addrs),\n"
+	  "                    sorted by bytes or count (a memleak -K without BPF)\n"
+	  "  --min-age S       with --outstanding: only objects at least S seconds old\n"
+	  "                    (written to the live file; 0 to 86400)\n"
 	  "--watch SECONDS repeats it every SECONDS; a recent_rate column before site\n"
 	  "is the allocations per second since the previous round ('-' in the first).\n"
 	  "--json prints {\"armed\": 1, \"mode\": \"exact\", ... (the note's pairs),\n"
@@ -215,6 +220,8 @@ static const char options_help[] =
 	"  --top N         only the first N rows (slab, allocs)\n"
 	"allocs only:\n"
 	"  --sort KEY      bytes, rate, count or allocs\n"
+	"  --outstanding   the live objects by call site, with addresses\n"
+	"  --min-age S     with --outstanding: at least S seconds old\n"
 	"  --aliases       the names merged into each cache (alias_names)\n"
 	"export only:\n"
 	"  --prometheus    Prometheus text format\n"
@@ -294,7 +301,7 @@ static int version(const struct mi_access *a)
 enum { OPT_DONE = -1, OPT_EXIT_OK = -2 };
 enum {
 	OPT_PROMETHEUS = 256, OPT_TEXTFILE_DIR, OPT_PER_PID, OPT_SORT, OPT_TOP, OPT_ALIASES,
-	OPT_TYPES, OPT_TABLE,
+	OPT_TYPES, OPT_TABLE, OPT_OUTSTANDING, OPT_MIN_AGE,
 };
 
 /*
@@ -320,6 +327,8 @@ static int parse_options(struct ctx *c, int argc, char **argv, const struct comm
 		{ "aliases", no_argument, NULL, OPT_ALIASES },
 		{ "types", no_argument, NULL, OPT_TYPES },
 		{ "table", no_argument, NULL, OPT_TABLE },
+		{ "outstanding", no_argument, NULL, OPT_OUTSTANDING },
+		{ "min-age", required_argument, NULL, OPT_MIN_AGE },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *shorts = cmd ? ":d:jHhVw:n:" : "+:d:jHhVw:n:";
@@ -395,6 +404,15 @@ static int parse_options(struct ctx *c, int argc, char **argv, const struct comm
 		case OPT_TABLE:
 			c->opts.stall.table = true;
 			break;
+		case OPT_OUTSTANDING:
+			c->opts.allocs.outstanding = true;
+			break;
+		case OPT_MIN_AGE:
+			if (mi_parse_u64(optarg, &n) || n > 86400)
+				return mi_bad_usage("--min-age takes whole seconds from 0 to 86400, not '%s'",
+						    optarg);
+			c->opts.allocs.min_age = (long)n;
+			break;
 		default:
 			return mi_option_error(NULL, opt, argv, shorts);
 		}
@@ -446,6 +464,14 @@ static int check_options(struct ctx *ctx, const struct command *cmd)
 		return mi_bad_usage("--types is a frag option");
 	if (ctx->opts.stall.table && !(cmd->flags & CMD_LINES))
 		return mi_bad_usage("--table is a pressure option");
+	if ((ctx->opts.allocs.outstanding || ctx->opts.allocs.min_age >= 0) &&
+	    !(cmd->flags & CMD_ALLOCS))
+		return mi_bad_usage("--outstanding and --min-age are allocs options");
+	if (ctx->opts.allocs.min_age >= 0 && !ctx->opts.allocs.outstanding)
+		return mi_bad_usage("--min-age needs --outstanding");
+	if (ctx->opts.allocs.outstanding && ctx->opts.allocs.sort &&
+	    !allocs_sort_outstanding(ctx->opts.allocs.sort))
+		return mi_bad_usage("allocs --outstanding sorts by bytes or count");
 	if (slab_sorts_by_growth(s) && !c->watch)
 		return mi_bad_usage("--sort growth needs --watch");
 	return OPT_DONE;
@@ -539,6 +565,7 @@ int main(int argc, char **argv)
 	int st, first;
 
 	mi_access_init(&c.cli.acc);
+	c.opts.allocs.min_age = -1;
 	st = parse_options(&c, argc, argv, NULL);
 	if (st != OPT_DONE)
 		return finish(st == OPT_EXIT_OK ? ST_OK : st);

@@ -108,3 +108,30 @@ promtool_ok "export with an escaped site: promtool check metrics is silent" "$ou
 run "$M" --dir "$AD" export --json
 jq -e '[.[] | select(.metric == "meminspect_allocs_live_bytes")] | length > 10' >/dev/null <<<"$out"
 ok $? "export --json: the allocs samples" "$out"
+
+# ---- allocs --outstanding (fixtures/allocs/outstanding: min age 1 s, after 2 s) ----
+
+cp "$AF/outstanding" "$AD/allocs/outstanding"
+run "$M" --dir "$AD" allocs --outstanding
+is "allocs --outstanding: exit 0, nothing on stderr" "0 " "$rc $err"
+is "allocs --outstanding: by bytes, the helper's 3000 x 200 B first" \
+	"3000 600000 allocs_fill+0x33/0x60" "$(awk 'NR == 2 { print $1, $2, $5 }' <<<"$out")"
+has "allocs --outstanding: the note" "# outstanding: armed 1 mode exact min_age_s 1 " "$out"
+run "$M" --dir "$AD" --json allocs --outstanding --sort count --top 1
+is "allocs --outstanding --json: addrs an array of 4 hex strings, the note's min_age_s" \
+	"1 3000 4 true" \
+	"$(jq -r '"\(.min_age_s) \(.call_sites[0].objs) \(.call_sites[0].addrs | length) \(all(.call_sites[0].addrs[]; test("^0x[0-9a-f]+$")))"' <<<"$out")"
+for c in "allocs --outstanding --min-age 1:--min-age needs the live files" \
+	"allocs --min-age 1:--min-age needs --outstanding" \
+	"allocs --outstanding --sort rate:sorts by bytes or count" \
+	"allocs --outstanding --min-age 86401:--min-age takes whole seconds" \
+	"summary --outstanding:are allocs options"; do
+	run "$M" --dir "$AD" ${c%%:*}
+	is "'${c%%:*}': usage error 2" 2 "$rc"
+	has "'${c%%:*}': message" "${c#*:}" "$err"
+done
+sed '4s/ 0x[0-9a-f]*,/ zz,/' "$AF/outstanding" >"$AD/allocs/outstanding"
+run "$M" --dir "$AD" allocs --outstanding
+is "allocs --outstanding: a bad address list is a format error (1)" 1 "$rc"
+has "allocs --outstanding: the message says so" "addrs is not a list of hex addresses" "$err"
+cp "$AF/outstanding" "$AD/allocs/outstanding"
