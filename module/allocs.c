@@ -6,7 +6,11 @@
  * Knobs: armed (0/1; writing 1 resets the counters and attaches the
  * probes, 0 detaches them), aim_pid and aim_comm (which allocations are
  * counted; set only while disarmed), hash_size (slots of the ptr -> site
- * table; set only while disarmed).  Read: table.
+ * table; set only while disarmed), sample_bytes (0: every allocation; N:
+ * an allocation of s bytes is followed with probability min(1, s/N) and
+ * weighted by its inverse; set only while disarmed), aim_module (only
+ * call sites in that module's text; the injector's module aim and its
+ * parser, set only while disarmed).  Read: table.
  *
  * The probes run in any context, so they neither allocate nor print nor
  * lock: the site table and the object hash are preallocated when arming
@@ -19,7 +23,11 @@
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
 #include <linux/log2.h>
+#include <linux/math64.h>
+#include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/random.h>
 #include <linux/sched.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -30,42 +38,28 @@
 #include <trace/events/kmem.h>
 
 #include "allocs.h"
+#include "allocs_priv.h"
 #include "capabilities.h"
+#include "fault.h"
 #include "fault_parse.h"
 
-#define MI_ALLOCS_SITES		1024	/* call sites tracked (power of 2) */
 #define MI_ALLOCS_PROBES	32	/* slots tried per insert or lookup */
 #define MI_ALLOCS_HASH_MIN	1024
 #define MI_ALLOCS_HASH_MAX	BIT(22)
 #define MI_ALLOCS_HASH_DEFAULT	BIT(16)
-#define MI_ALLOCS_TOMB		1UL	/* a freed slot; never a slab pointer */
-#define MI_ALLOCS_BUSY		2UL	/* being filled by one probe */
+#define MI_ALLOCS_SAMPLE_MAX	BIT(30)	/* sample_bytes at most 1 GiB */
+/* object counts are kept in 1/1024ths: a sampled object stands for N/s */
+#define MI_ALLOCS_FP_SHIFT	10
+#define MI_ALLOCS_FP_ONE	BIT(MI_ALLOCS_FP_SHIFT)
 
-struct mi_allocs_site {
-	unsigned long call_site;	/* 0 = free slot; set once per arming */
-	atomic64_t allocs, frees;
-	atomic64_t live, live_req, live_alloc;
-};
+/*
+ * The sampler's state: one xorshift64 generator per CPU, seeded at arming.
+ * Probes update it with this_cpu ops, no lock: an interrupt between the
+ * read and the write repeats a draw, which is harmless.
+ */
+static DEFINE_PER_CPU(u64, mi_allocs_rng);
 
-struct mi_allocs_obj {
-	unsigned long ptr;		/* 0 empty, TOMB freed, BUSY claimed */
-	u32 site;			/* index into mi_allocs.sites */
-	u32 bytes_req, bytes_alloc;
-};
-
-static struct {
-	struct mutex lock;		/* knobs, arming, the tables' lifetime */
-	bool armed;
-	int aim_pid;			/* 0 = any */
-	char aim_comm[TASK_COMM_LEN];	/* "" = any */
-	unsigned int hash_size;		/* knob; the table has hash_cap slots */
-	unsigned int hash_cap;
-	struct mi_allocs_site *sites;
-	struct mi_allocs_obj *objs;
-	unsigned long armed_at;		/* jiffies */
-	atomic64_t site_overflow, obj_overflow, unmatched_frees;
-	struct dentry *dir;
-} mi_allocs = {
+struct mi_allocs_state mi_allocs = {
 	.lock = __MUTEX_INITIALIZER(mi_allocs.lock),
 	.hash_size = MI_ALLOCS_HASH_DEFAULT,
 };
@@ -75,13 +69,20 @@ static u32 mi_allocs_hash(unsigned long v)
 	return hash_long(v, 32);
 }
 
-static bool mi_allocs_aimed(void)
+static bool mi_allocs_aimed(unsigned long call_site)
 {
 	if (mi_allocs.aim_pid && task_tgid_nr(current) != mi_allocs.aim_pid)
 		return false;
 	if (mi_allocs.aim_comm[0] &&
 	    strncmp(current->comm, mi_allocs.aim_comm, TASK_COMM_LEN))
 		return false;
+	if (mi_allocs.mod_set) {
+		/* NULL until it loads and once it goes (fault_aim.c) */
+		struct module *mod = mi_aim_module(MI_AIM_MOD_ALLOCS);
+
+		if (!mod || !within_module(call_site, mod))
+			return false;
+	}
 	return true;
 }
 
@@ -107,16 +108,62 @@ static int mi_allocs_site_get(unsigned long call_site)
 	return -1;
 }
 
+/*
+ * An object's weight, the same at its allocation and at its free (both
+ * sizes are in its slot and sample_bytes does not change while armed):
+ * exact, or sampled with probability p = s/N (s < N) and counted as 1/p
+ * objects, N requested bytes and bytes_alloc * N/s allocated bytes, so
+ * that each estimate's expectation is the exact figure.
+ */
+struct mi_allocs_weight {
+	u64 objs_fp, req, alloc;
+};
+
+static void mi_allocs_weigh(u32 req, u32 alloc, struct mi_allocs_weight *w)
+{
+	u32 n = mi_allocs.sample_bytes;
+
+	if (!n || req >= n) {
+		w->objs_fp = MI_ALLOCS_FP_ONE;
+		w->req = req;
+		w->alloc = alloc;
+		return;
+	}
+	/* req >= 1 here: a zero-size request is ZERO_SIZE_PTR, never kept */
+	w->objs_fp = div_u64((u64)n << MI_ALLOCS_FP_SHIFT, req);
+	w->req = n;
+	w->alloc = div_u64((u64)alloc * n, req);
+}
+
+/* Follow an allocation of @req bytes?  Always when exact or req >= N. */
+static bool mi_allocs_sampled(size_t req)
+{
+	u32 n = mi_allocs.sample_bytes;
+	u64 x;
+
+	if (!n || req >= n)
+		return true;
+	x = this_cpu_read(mi_allocs_rng);
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	this_cpu_write(mi_allocs_rng, x);
+	/* the draw's top 32 bits, u in [0, 1): taken when u < req / n */
+	return (x >> 32) * n < (u64)req << 32;
+}
+
 static void mi_allocs_record(unsigned long call_site, const void *ptr,
 			     size_t bytes_req, size_t bytes_alloc)
 {
 	unsigned long p = (unsigned long)ptr;
+	struct mi_allocs_weight w;
 	struct mi_allocs_site *s;
-	u32 h, cap_mask;
+	u32 h, cap_mask, req, alloc;
 	unsigned int i;
 	int n;
 
-	if (ZERO_OR_NULL_PTR(ptr) || !mi_allocs_aimed())
+	if (ZERO_OR_NULL_PTR(ptr) || !mi_allocs_aimed(call_site) ||
+	    !mi_allocs_sampled(bytes_req))
 		return;
 	n = mi_allocs_site_get(call_site);
 	if (n < 0) {
@@ -124,7 +171,10 @@ static void mi_allocs_record(unsigned long call_site, const void *ptr,
 		return;
 	}
 	s = &mi_allocs.sites[n];
-	atomic64_inc(&s->allocs);
+	req = min_t(size_t, max_t(size_t, bytes_req, 1), U32_MAX);
+	alloc = min_t(size_t, bytes_alloc, U32_MAX);
+	mi_allocs_weigh(req, alloc, &w);
+	atomic64_add(w.objs_fp, &s->allocs);
 
 	h = mi_allocs_hash(p);
 	cap_mask = mi_allocs.hash_cap - 1;
@@ -138,13 +188,15 @@ static void mi_allocs_record(unsigned long call_site, const void *ptr,
 		if (cmpxchg(&o->ptr, old, MI_ALLOCS_BUSY) != old)
 			continue;
 		o->site = n;
-		o->bytes_req = min_t(size_t, bytes_req, U32_MAX);
-		o->bytes_alloc = min_t(size_t, bytes_alloc, U32_MAX);
+		o->bytes_req = req;
+		o->bytes_alloc = alloc;
+		o->born = (u32)jiffies;
 		/* pairs with the acquire in mi_allocs_forget(): fields first */
 		smp_store_release(&o->ptr, p);
-		atomic64_inc(&s->live);
-		atomic64_add(o->bytes_req, &s->live_req);
-		atomic64_add(o->bytes_alloc, &s->live_alloc);
+		atomic64_inc(&s->samples);
+		atomic64_add(w.objs_fp, &s->live);
+		atomic64_add(w.req, &s->live_req);
+		atomic64_add(w.alloc, &s->live_alloc);
 		return;
 	}
 	atomic64_inc(&mi_allocs.obj_overflow);
@@ -153,6 +205,7 @@ static void mi_allocs_record(unsigned long call_site, const void *ptr,
 static void mi_allocs_forget(const void *ptr)
 {
 	unsigned long p = (unsigned long)ptr;
+	struct mi_allocs_weight w;
 	u32 h, cap_mask;
 	unsigned int i;
 
@@ -168,10 +221,12 @@ static void mi_allocs_forget(const void *ptr)
 		if (smp_load_acquire(&o->ptr) != p)
 			continue;
 		s = &mi_allocs.sites[o->site];
-		atomic64_inc(&s->frees);
-		atomic64_dec(&s->live);
-		atomic64_sub(o->bytes_req, &s->live_req);
-		atomic64_sub(o->bytes_alloc, &s->live_alloc);
+		mi_allocs_weigh(o->bytes_req, o->bytes_alloc, &w);
+		atomic64_add(w.objs_fp, &s->frees);
+		atomic64_dec(&s->samples);
+		atomic64_sub(w.objs_fp, &s->live);
+		atomic64_sub(w.req, &s->live_req);
+		atomic64_sub(w.alloc, &s->live_alloc);
 		/*
 		 * Only this free owns the slot: no cmpxchg; the release
 		 * orders the reads above before the slot's reuse.
@@ -328,7 +383,10 @@ static int mi_allocs_reset(void)
 		atomic64_set(&s->live, 0);
 		atomic64_set(&s->live_req, 0);
 		atomic64_set(&s->live_alloc, 0);
+		atomic64_set(&s->samples, 0);
 	}
+	for_each_possible_cpu(i)
+		per_cpu(mi_allocs_rng, i) = get_random_u64() | 1;	/* never 0 */
 	atomic64_set(&mi_allocs.site_overflow, 0);
 	atomic64_set(&mi_allocs.obj_overflow, 0);
 	mi_allocs.armed_at = jiffies;
@@ -342,15 +400,25 @@ static int mi_allocs_set_armed(bool on)
 	if (mi_allocs.armed) {
 		mi_allocs_detach();
 		mi_allocs.armed = false;
+		mi_allocs.disarmed_at = jiffies;
+		mi_aim_module_arm(MI_AIM_MOD_ALLOCS, NULL);
 	}
 	if (!on)
 		return 0;
 	err = mi_allocs_reset();
-	if (!err)
-		err = mi_allocs_attach();
-	if (!err)
-		mi_allocs.armed = true;
-	return err;
+	if (err)
+		return err;
+	/* a module not loaded yet is aimed at from when it loads */
+	mi_allocs.mod_set = mi_allocs.aim_module[0];
+	if (mi_allocs.mod_set)
+		mi_aim_module_arm(MI_AIM_MOD_ALLOCS, mi_allocs.aim_module);
+	err = mi_allocs_attach();
+	if (err) {
+		mi_aim_module_arm(MI_AIM_MOD_ALLOCS, NULL);
+		return err;
+	}
+	mi_allocs.armed = true;
+	return 0;
 }
 
 enum mi_allocs_knob {
@@ -358,6 +426,8 @@ enum mi_allocs_knob {
 	MI_ALLOCS_AIM_PID,
 	MI_ALLOCS_AIM_COMM,
 	MI_ALLOCS_HASH_SIZE,
+	MI_ALLOCS_SAMPLE_BYTES,
+	MI_ALLOCS_AIM_MODULE,
 	MI_ALLOCS_NR_KNOBS
 };
 
@@ -366,7 +436,23 @@ static const char *const mi_allocs_knob_names[MI_ALLOCS_NR_KNOBS] = {
 	[MI_ALLOCS_AIM_PID] = "aim_pid",
 	[MI_ALLOCS_AIM_COMM] = "aim_comm",
 	[MI_ALLOCS_HASH_SIZE] = "hash_size",
+	[MI_ALLOCS_SAMPLE_BYTES] = "sample_bytes",
+	[MI_ALLOCS_AIM_MODULE] = "aim_module",
 };
+
+/* The injector's knob of that name: its parser is aim_module's. */
+static const struct mi_fault_knob *mi_allocs_fault_knob(const char *name)
+{
+	const struct mi_fault_knob *k;
+
+	for (k = mi_fault_knobs; k->name; k++)
+		if (!strcmp(k->name, name))
+			return k;
+	return NULL;
+}
+
+/* Parsed into under mi_allocs.lock: too big for the stack. */
+static struct mi_fault_settings mi_allocs_parsed;
 
 static int mi_allocs_knob_show(struct seq_file *m, void *v)
 {
@@ -383,6 +469,12 @@ static int mi_allocs_knob_show(struct seq_file *m, void *v)
 		break;
 	case MI_ALLOCS_AIM_COMM:
 		seq_printf(m, "%s\n", mi_allocs.aim_comm);
+		break;
+	case MI_ALLOCS_SAMPLE_BYTES:
+		seq_printf(m, "%u\n", mi_allocs.sample_bytes);
+		break;
+	case MI_ALLOCS_AIM_MODULE:
+		seq_printf(m, "%s\n", mi_allocs.aim_module);
 		break;
 	default:
 		seq_printf(m, "%u\n", mi_allocs.hash_size);
@@ -425,6 +517,32 @@ static int mi_allocs_knob_apply(enum mi_allocs_knob knob, const char *buf,
 			return -EBUSY;
 		strscpy(mi_allocs.aim_comm, comm, sizeof(mi_allocs.aim_comm));
 		return 0;
+	case MI_ALLOCS_SAMPLE_BYTES:
+		err = mi_fault_parse_uint(buf, len, 0, MI_ALLOCS_SAMPLE_MAX, &u);
+		if (err)
+			return err;
+		if (mi_allocs.armed)
+			return -EBUSY;
+		mi_allocs.sample_bytes = u;
+		return 0;
+	case MI_ALLOCS_AIM_MODULE: {
+		const struct mi_fault_knob *k = mi_allocs_fault_knob("aim-module");
+
+		if (WARN_ON_ONCE(!k))
+			return -EINVAL;
+		mi_allocs_parsed.aim_module[0] = '\0';
+		err = mi_fault_parse_knob(k, buf, len, 0, &mi_allocs_parsed);
+		if (err)
+			return err;
+		if (mi_allocs_parsed.aim_module[0] &&
+		    !mi_fault_aim_module_available())
+			return -EOPNOTSUPP;
+		if (mi_allocs.armed)
+			return -EBUSY;
+		strscpy(mi_allocs.aim_module, mi_allocs_parsed.aim_module,
+			sizeof(mi_allocs.aim_module));
+		return 0;
+	}
 	default:
 		err = mi_fault_parse_uint(buf, len, MI_ALLOCS_HASH_MIN,
 					  MI_ALLOCS_HASH_MAX, &u);
@@ -467,41 +585,62 @@ static const struct file_operations mi_allocs_knob_fops = {
 	.release = single_release,
 };
 
+/* A count kept in MI_ALLOCS_FP_ONE units, rounded to the nearest whole. */
+static long long mi_allocs_fp_round(long long v)
+{
+	return div_s64(v + (v < 0 ? -1 : 1) * (MI_ALLOCS_FP_ONE / 2),
+		       MI_ALLOCS_FP_ONE);
+}
+
 /*
- * table: a header of totals, then one row per call site with an
- * allocation since arming.  rate is allocations per second since arming.
+ * table (docs/format.md): a header, one record per call site with an
+ * allocation since arming, then a "# allocs:" note of key-value pairs:
+ * the mode, the tables' sizes and what overflowed.  rate is allocations
+ * per second since arming.  Sampled, every figure but samples is an
+ * estimate.
  */
 static int mi_allocs_table_show(struct seq_file *m, void *v)
 {
-	unsigned long secs_x100;
-	unsigned int i;
+	unsigned long ms = 0;
+	unsigned int i, used = 0;
 
 	if (mutex_lock_killable(&mi_allocs.lock))
 		return -EINTR;
-	seq_printf(m, "armed %d\n", mi_allocs.armed);
-	seq_printf(m, "site_overflow %lld\n",
-		   (long long)atomic64_read(&mi_allocs.site_overflow));
-	seq_printf(m, "obj_overflow %lld\n",
-		   (long long)atomic64_read(&mi_allocs.obj_overflow));
-	seq_puts(m, "live_objs live_bytes live_bytes_alloc allocs frees rate site\n");
+	seq_puts(m, "live_objs live_bytes live_bytes_alloc allocs frees rate samples site\n");
 	if (!mi_allocs.sites)
-		goto out;
-	secs_x100 = max(1UL, (jiffies - mi_allocs.armed_at) * 100 / HZ);
+		goto note;
+	/* since arming, until disarming */
+	ms = max(1U, jiffies_to_msecs((mi_allocs.armed ? jiffies :
+				       mi_allocs.disarmed_at) - mi_allocs.armed_at));
 	for (i = 0; i < MI_ALLOCS_SITES; i++) {
 		struct mi_allocs_site *s = &mi_allocs.sites[i];
 		unsigned long site = READ_ONCE(s->call_site);
 		long long allocs = atomic64_read(&s->allocs);
 
-		if (!site || !allocs)
+		if (!site)
 			continue;
-		seq_printf(m, "%lld %lld %lld %lld %lld %lld %pS\n",
-			   (long long)atomic64_read(&s->live),
+		used++;
+		if (!allocs)
+			continue;
+		seq_printf(m, "%lld %lld %lld %lld %lld %lld %lld %pS\n",
+			   mi_allocs_fp_round(atomic64_read(&s->live)),
 			   (long long)atomic64_read(&s->live_req),
 			   (long long)atomic64_read(&s->live_alloc),
-			   allocs, (long long)atomic64_read(&s->frees),
-			   allocs * 100 / (long long)secs_x100, (void *)site);
+			   mi_allocs_fp_round(allocs),
+			   mi_allocs_fp_round(atomic64_read(&s->frees)),
+			   div_s64(mi_allocs_fp_round(allocs) * 1000, ms),
+			   (long long)atomic64_read(&s->samples), (void *)site);
 	}
-out:
+note:
+	seq_printf(m, "# allocs: armed %d mode %s sample_bytes %u elapsed_ms %lu sites %u sites_used %u hash_size %u table_bytes %zu site_overflow %lld obj_overflow %lld\n",
+		   mi_allocs.armed,
+		   mi_allocs.sample_bytes ? "sampled" : "exact",
+		   mi_allocs.sample_bytes, ms, MI_ALLOCS_SITES, used,
+		   mi_allocs.hash_cap,
+		   (mi_allocs.sites ? MI_ALLOCS_SITES * sizeof(*mi_allocs.sites) : 0) +
+		   mi_allocs.hash_cap * sizeof(*mi_allocs.objs),
+		   (long long)atomic64_read(&mi_allocs.site_overflow),
+		   (long long)atomic64_read(&mi_allocs.obj_overflow));
 	mutex_unlock(&mi_allocs.lock);
 	return 0;
 }
@@ -540,7 +679,9 @@ int mi_allocs_init(struct dentry *parent)
 	}
 	file = debugfs_create_file("table", 0400, mi_allocs.dir, NULL,
 				   &mi_allocs_table_fops);
-	return PTR_ERR_OR_ZERO(file);
+	if (IS_ERR(file))
+		return PTR_ERR(file);
+	return mi_allocs_outstanding_create(mi_allocs.dir);
 }
 
 /* After debugfs_remove_recursive(): no knob write can arm again. */
@@ -550,10 +691,7 @@ void mi_allocs_exit(void)
 		mi_caps_unregister(&mi_allocs_caps);
 	mi_allocs_caps.caps = NULL;
 	mutex_lock(&mi_allocs.lock);
-	if (mi_allocs.armed) {
-		mi_allocs_detach();
-		mi_allocs.armed = false;
-	}
+	mi_allocs_set_armed(false);	/* detaches, drops the module aim */
 	mutex_unlock(&mi_allocs.lock);
 	vfree(mi_allocs.objs);
 	vfree(mi_allocs.sites);

@@ -92,6 +92,15 @@ bool mi_fault_aim_match(const struct mi_fault_armed *a,
 int mi_fault_aim_init(void);
 void mi_fault_aim_exit(void);
 bool mi_fault_aim_module_arm(const char *name);
+/* the users of the module aim: the injector's aim-module, allocs' aim_module */
+enum mi_aim_mod_user {
+	MI_AIM_MOD_FAULT,
+	MI_AIM_MOD_ALLOCS,
+	MI_AIM_MOD_NR
+};
+
+bool mi_aim_module_arm(enum mi_aim_mod_user who, const char *name);
+struct module *mi_aim_module(enum mi_aim_mod_user who);
 bool mi_fault_aim_module_available(void);
 bool mi_fault_aim_module_present(void);
 

@@ -14,6 +14,9 @@
  * with find_module(), not exported since "module: unexport find_module
  * and module_mutex" (089049f6c9956, v5.12): ksyms finds it, and it is
  * called directly (static call).
+ *
+ * allocs/ aims at a module too (aim_module): the same lookup and notifier
+ * keep one pointer per user (enum mi_aim_mod_user), each with its name.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -40,12 +43,19 @@ DEFINE_STATIC_CALL_NULL(mi_find_module_call, struct module *(const char *));
 static bool mi_find_module_ok;
 
 /*
- * Serialises setting mi_fault_cfg.mod against the notifier; the name
- * aimed at while armed ("" when none) is under it too, so the notifier
- * never reads the settings arming is writing.
+ * Serialises setting each user's module pointer against the notifier;
+ * the name aimed at while armed ("" when none) is under it too, so the
+ * notifier never reads the settings arming is writing.
  */
 static DEFINE_SPINLOCK(mi_aim_mod_lock);
-static char mi_aim_mod_name[MODULE_NAME_LEN];
+static struct module *mi_allocs_aim_mod;
+static struct mi_aim_mod_slot {
+	char name[MODULE_NAME_LEN];
+	struct module **mod;		/* what that user's handlers read */
+} mi_aim_mod_slots[MI_AIM_MOD_NR] = {
+	[MI_AIM_MOD_FAULT] = { .mod = &mi_fault_cfg.mod },
+	[MI_AIM_MOD_ALLOCS] = { .mod = &mi_allocs_aim_mod },
+};
 
 static bool mi_task_aim(const struct mi_fault_armed *a)
 {
@@ -149,26 +159,42 @@ static struct module *mi_find_module(const char *name)
 }
 
 /*
- * Aim at the module called @name for the coming arming (NULL: at none).
- * Returns true if it is loaded now (or coming), false if the aim waits
- * for it to come.  Looking it up and setting the pointer under
+ * Aim @who at the module called @name for the coming arming (NULL: at
+ * none).  Returns true if it is loaded now (or coming), false if the aim
+ * waits for it to come.  Looking it up and setting the pointer under
  * mi_aim_mod_lock, which the notifier takes for COMING and GOING, means
  * it cannot come or go unnoticed in between.
  */
-bool mi_fault_aim_module_arm(const char *name)
+bool mi_aim_module_arm(enum mi_aim_mod_user who, const char *name)
 {
+	struct mi_aim_mod_slot *slot = &mi_aim_mod_slots[who];
 	struct module *mod = NULL;
 
 	spin_lock(&mi_aim_mod_lock);
 	if (name) {
-		strscpy(mi_aim_mod_name, name, sizeof(mi_aim_mod_name));
+		strscpy(slot->name, name, sizeof(slot->name));
 		mod = mi_find_module(name);
 	} else {
-		mi_aim_mod_name[0] = '\0';
+		slot->name[0] = '\0';
 	}
-	WRITE_ONCE(mi_fault_cfg.mod, mod);
+	WRITE_ONCE(*slot->mod, mod);
 	spin_unlock(&mi_aim_mod_lock);
 	return mod;
+}
+
+bool mi_fault_aim_module_arm(const char *name)
+{
+	return mi_aim_module_arm(MI_AIM_MOD_FAULT, name);
+}
+
+/*
+ * @who's aimed module while it is loaded, else NULL.  For handlers
+ * (preemption off): the module stays until they return (the notifier's
+ * synchronize_rcu()).
+ */
+struct module *mi_aim_module(enum mi_aim_mod_user who)
+{
+	return READ_ONCE(*mi_aim_mod_slots[who].mod);
 }
 
 /* Is the aimed module in place now? */
@@ -181,18 +207,22 @@ static int mi_fault_module_notify(struct notifier_block *nb,
 				  unsigned long state, void *data)
 {
 	struct module *mod = data;
-	bool hit = false;
+	unsigned int hit = 0, i;
 
 	if (state != MODULE_STATE_COMING && state != MODULE_STATE_GOING)
 		return NOTIFY_DONE;
 	spin_lock(&mi_aim_mod_lock);
-	if (state == MODULE_STATE_COMING) {
-		if (mi_aim_mod_name[0] && !mi_fault_cfg.mod &&
-		    !strcmp(mod->name, mi_aim_mod_name))
-			WRITE_ONCE(mi_fault_cfg.mod, mod);
-	} else if (mi_fault_cfg.mod == mod) {
-		WRITE_ONCE(mi_fault_cfg.mod, NULL);
-		hit = true;
+	for (i = 0; i < MI_AIM_MOD_NR; i++) {
+		struct mi_aim_mod_slot *slot = &mi_aim_mod_slots[i];
+
+		if (state == MODULE_STATE_COMING) {
+			if (slot->name[0] && !*slot->mod &&
+			    !strcmp(mod->name, slot->name))
+				WRITE_ONCE(*slot->mod, mod);
+		} else if (*slot->mod == mod) {
+			WRITE_ONCE(*slot->mod, NULL);
+			hit |= BIT(i);
+		}
 	}
 	spin_unlock(&mi_aim_mod_lock);
 	if (!hit)
@@ -200,7 +230,8 @@ static int mi_fault_module_notify(struct notifier_block *nb,
 	/* handlers run with preemption off: after this none holds @mod */
 	synchronize_rcu();
 	/* its symbols are still there: name the log's callers inside it */
-	mi_fault_log_module_going(mod);
+	if (hit & BIT(MI_AIM_MOD_FAULT))
+		mi_fault_log_module_going(mod);
 	return NOTIFY_DONE;
 }
 

@@ -7,7 +7,11 @@
 # (/proc/slabinfo's objsize) allocated, and 0 live after the helper frees them.  Bad knob writes
 # change nothing, a disarmed table stops counting, a busybox applet
 # aimed by comm shows up, 4 readers under churn are safe, and rmmod
-# while armed is clean.
+# while armed is clean.  outstanding: the helper's objects only once
+# older than the minimum age written, none after the free.  aim_module: only call sites in the helper's
+# text, or in the kernel's brd.ko loaded after arming (one brd_device per
+# ramdisk, against /sys/block; none live after rmmod).  Sampling (sample_bytes): the helper's N2 x S2
+# bytes are estimated within 10 %, and 0 once freed.
 . "${ST_DIR:-$(dirname "$0")}/lib.sh"
 
 A=$MI_DIR/allocs
@@ -21,16 +25,26 @@ allocs_cleanup()
 	echo 0 > "$A/armed" 2>/dev/null
 	echo 0 > "$A/aim_pid" 2>/dev/null
 	echo > "$A/aim_comm" 2>/dev/null
+	echo 0 > "$A/sample_bytes" 2>/dev/null
+	echo > "$A/aim_module" 2>/dev/null
+	rmmod brd 2>/dev/null
 	helper_unload allocs
 }
 mi_setup allocs allocs_cleanup
 
 require_file "$A/table"
 
-# site_field FIELD: FIELD (1 live_objs .. 6 rate) of allocs_fill's row
+# site_field FIELD: FIELD (1 live_objs .. 6 rate, 7 samples) of allocs_fill's row
 site_field()
 {
 	awk -v f="$1" '/allocs_fill/ { print $f; n++ } END { if (!n) print "none" }' "$A/table"
+}
+
+# note_value FILE KEY: KEY's value in the table's "# allocs:" note
+note_value()
+{
+	awk -v k="$2" '$1 == "#" && $2 == "allocs:" {
+		for (i = 3; i < NF; i += 2) if ($i == k) print $(i + 1) }' "$1"
 }
 
 # ---- bad writes ----------------------------------------------------------------
@@ -52,6 +66,14 @@ for v in 1000 0 99999999 abc; do
 	fi
 done
 check "hash_size unchanged" [ "$(cat "$A/hash_size")" = "$hs" ]
+for v in -1 abc 1073741825 '1 1'; do
+	if printf '%s' "$v" > "$A/sample_bytes" 2>/dev/null; then
+		fail "sample_bytes rejects '$v'"
+	else
+		ok "sample_bytes rejects '$v'"
+	fi
+done
+check "sample_bytes still 0" [ "$(cat "$A/sample_bytes")" = 0 ]
 echo 1 > "$A/armed"
 if echo 4096 > "$A/hash_size" 2>/dev/null; then
 	fail "hash_size is busy while armed"
@@ -64,6 +86,11 @@ else
 	ok "aim_pid is busy while armed"
 fi
 check "aim_pid unchanged" [ "$(cat "$A/aim_pid")" = 0 ]
+if echo 4096 > "$A/sample_bytes" 2>/dev/null; then
+	fail "sample_bytes is busy while armed"
+else
+	ok "sample_bytes is busy while armed"
+fi
 echo 0 > "$A/armed"
 
 # ---- exact counts at the helper's site -----------------------------------------
@@ -95,9 +122,40 @@ check "live objects at allocs_fill = $N" [ "$(site_field 1)" = "$N" ]
 check "live requested bytes = $N x $S" [ "$(site_field 2)" = $((N * S)) ]
 check "live allocated bytes = $N x $objsize" [ "$(site_field 3)" = $((N * objsize)) ]
 check "allocations = $N" [ "$(site_field 4)" = "$N" ]
+check "samples = $N (exact)" [ "$(site_field 7)" = "$N" ]
+check "the note says exact" [ "$(note_value "$T/t1" mode)" = exact ]
 check "site symbolised in meminspect_test" grep -q 'allocs_fill+0x[0-9a-f]*/0x[0-9a-f]* \[meminspect_test\]' "$T/t1"
-check "no overflow" [ "$(awk '/_overflow/ { s += $2 } END { print s + 0 }' "$T/t1")" = 0 ]
+check "no overflow" [ "$(note_value "$T/t1" site_overflow)$(note_value "$T/t1" obj_overflow)" = 00 ]
+# outstanding: the live objects at least a minimum age old (written to
+# the open file), with up to 4 addresses per site
+outstanding()
+{
+	exec 3<> "$A/outstanding"
+	[ -z "$1" ] || echo "$1" >&3
+	cat <&3 > "$T/$2"
+	exec 3>&-
+}
+out_row() { awk '/allocs_fill/' "$T/$1"; }
+if printf 'x' > "$A/outstanding" 2>/dev/null; then
+	fail "outstanding rejects a min age of 'x'"
+else
+	ok "outstanding rejects a min age of 'x'"
+fi
+outstanding 3600 o1
+check "outstanding, min age 1 h: nothing at allocs_fill" [ -z "$(out_row o1)" ]
+check "outstanding: the note names the min age" grep -q '^# outstanding: armed 1 mode exact min_age_s 3600 ' "$T/o1"
+sleep 2
+outstanding 1 o2
+diag "$(out_row o2)"
+set -- $(out_row o2)
+check "outstanding, min age 1 s after 2 s: $N objects, $N x $S bytes at allocs_fill" \
+	[ "$1 $2" = "$N $((N * S))" ]
+check "outstanding: oldest at least 1 s" [ "${3:-0}" -ge 1 ]
+check "outstanding: 4 addresses, lowercase hex" \
+	sh -c "echo '$4' | grep -Eq '^0x[0-9a-f]+(,0x[0-9a-f]+){3}\$'"
 echo 0 > "$MI_TEST_DIR/allocs"
+outstanding 0 o3
+check "outstanding after the free: nothing at allocs_fill" [ -z "$(out_row o3)" ]
 check "0 live after the free" [ "$(site_field 1)" = 0 ]
 check "0 live bytes after the free" [ "$(site_field 2)" = 0 ]
 check "frees = $N" [ "$(site_field 5)" = "$N" ]
@@ -119,12 +177,69 @@ echo find > "$A/aim_comm"
 echo 1 > "$A/armed"
 find / -xdev > /dev/null 2>&1
 echo 0 > "$A/armed"
-rows=$(awk 'NR > 4' "$A/table" | wc -l)
-allocs=$(awk 'NR > 4 { s += $4 } END { print s + 0 }' "$A/table")
+rows=$(awk 'NR > 1 && !/^#/' "$A/table" | wc -l)
+allocs=$(awk 'NR > 1 && !/^#/ { s += $4 } END { print s + 0 }' "$A/table")
 diag "find: $rows sites, $allocs allocations"
 check "find's allocations are counted" [ "$allocs" -gt 0 ]
 check "no helper site under aim_comm=find" [ "$(site_field 4)" = none ]
 echo > "$A/aim_comm"
+
+# ---- aim_module: the injector's module aim, at the helper and at brd -----------------
+
+if [ "$(cap_available fault.aim_module)" != yes ]; then
+	skip "allocs: aim_module" "capabilities: fault.aim_module: $(cap_detail fault.aim_module)"
+else
+	for v in 'a b' "$(printf '%070d' 0)" 'x/y'; do
+		if printf '%s' "$v" > "$A/aim_module" 2>/dev/null; then
+			fail "aim_module rejects '$v'"
+		else
+			ok "aim_module rejects '$v'"
+		fi
+	done
+	check "aim_module still empty" [ -z "$(cat "$A/aim_module")" ]
+	echo meminspect_test > "$A/aim_module"
+	echo 1 > "$A/armed"
+	if echo brd > "$A/aim_module" 2>/dev/null; then
+		fail "aim_module is busy while armed"
+	else
+		ok "aim_module is busy while armed"
+	fi
+	echo "$N $S" > "$MI_TEST_DIR/allocs"
+	find / -xdev > /dev/null 2>&1
+	cat "$A/table" > "$T/t3"
+	check "aim_module=meminspect_test: $N live at allocs_fill" [ "$(site_field 1)" = "$N" ]
+	check "aim_module=meminspect_test: every site in [meminspect_test]" \
+		[ "$(awk 'NR > 1 && !/^#/ && !/\[meminspect_test\]$/' "$T/t3" | wc -l)" = 0 ]
+	echo 0 > "$MI_TEST_DIR/allocs"
+	echo 0 > "$A/armed"
+
+	# a module the suite did not write, not loaded when arming: brd
+	DRIVERS=${MI_DRIVERS:-/meminspect/drivers}
+	if [ "$(cat "$DRIVERS/status" 2> /dev/null)" != ready ]; then
+		skip "allocs: aim_module=brd" "no brd.ko: $(cat "$DRIVERS/status" 2> /dev/null)"
+	else
+		rmmod brd 2> /dev/null
+		echo brd > "$A/aim_module"
+		echo 1 > "$A/armed"
+		insmod "$DRIVERS/brd.ko" rd_nr=3 rd_size=1024
+		dd if=/dev/zero of=/dev/ram0 bs=4096 count=16 2> /dev/null
+		cat "$A/table" > "$T/t4"
+		diag "$(grep '\[brd\]' "$T/t4" | head -n 4)"
+		disks=$(ls -d /sys/block/ram* 2> /dev/null | wc -l)
+		check "aim_module=brd: sites counted, every one in [brd]" \
+			[ "$(awk 'NR > 1 && !/^#/' "$T/t4" | wc -l)" -gt 0 -a \
+			  "$(awk 'NR > 1 && !/^#/ && !/\[brd\]$/' "$T/t4" | wc -l)" = 0 ]
+		# brd_alloc() (inlined into brd_init on some kernels) holds one
+		# struct brd_device per ramdisk: a site of brd's with that many live
+		check "aim_module=brd: a brd_* site holds one object per ramdisk in /sys/block ($disks)" \
+			[ "$(awk -v d="$disks" '$NF == "[brd]" && $(NF - 1) ~ /^brd_/ && $1 == d' "$T/t4" | wc -l)" -ge 1 ]
+		rmmod brd
+		check "aim_module=brd: nothing live after rmmod brd" \
+			[ "$(awk 'NR > 1 && !/^#/ { s += $1 } END { print s + 0 }' "$A/table")" = 0 ]
+		echo 0 > "$A/armed"
+	fi
+	echo > "$A/aim_module"
+fi
 
 # ---- churn: 4 readers while the helper allocates and frees and we re-arm ------
 
@@ -149,6 +264,39 @@ check "system-wide after churn: 1000 live at allocs_fill" [ "$(site_field 1)" = 
 echo 0 > "$MI_TEST_DIR/allocs"
 check "system-wide after churn: 0 live after the free" [ "$(site_field 1)" = 0 ]
 echo 0 > "$A/armed"
+
+# ---- sampling: one in B bytes, system-wide ------------------------------------
+# Each of the helper's N2 objects of S2 < B bytes is followed with
+# probability p = S2/B, independently, and counts as B bytes: the estimate
+# is B x K, K ~ Binomial(N2, p), mean N2 x S2.  With N2 p = 3125 samples the
+# relative standard deviation is sqrt((1 - p) / (N2 p)) = 1.7 %, so a miss
+# of 10 % is 6 sigma (about 2e-9); Chernoff's bound, 2 exp(-0.1^2 N2 p / 3),
+# caps it at 6e-5 whatever the normal approximation says.  (N2 = 25000: the
+# 6.1 lane's TCG guest makes about 20000 kmallocs a second at this site.)
+N2=25000
+S2=200
+B=1600
+echo "$B" > "$A/sample_bytes"
+echo 1 > "$A/armed"
+echo "$N2 $S2" > "$MI_TEST_DIR/allocs"
+cat "$A/table" > "$T/t2"
+diag "$(grep allocs_fill "$T/t2")"
+diag "$(grep '^# allocs:' "$T/t2")"
+check "the note says sampled, one in $B bytes" \
+	[ "$(note_value "$T/t2" mode) $(note_value "$T/t2" sample_bytes)" = "sampled $B" ]
+k=$(site_field 7)
+check "some but not all objects sampled ($k of $N2)" [ "$k" -gt 0 -a "$k" -lt "$N2" ]
+check_within "sampled live bytes ~ $N2 x $S2 (10 %)" "$(site_field 2)" $((N2 * S2)) $((N2 * S2 / 10))
+check_within "sampled live objects ~ $N2 (10 %)" "$(site_field 1)" "$N2" $((N2 / 10))
+check_within "sampled live allocated bytes ~ $N2 x $objsize (10 %)" "$(site_field 3)" \
+	$((N2 * objsize)) $((N2 * objsize / 10))
+check "sampled live bytes = $B x samples" [ "$(site_field 2)" = $((B * k)) ]
+echo 0 > "$MI_TEST_DIR/allocs"
+check "sampled: 0 live after the free" [ "$(site_field 1)" = 0 ]
+check "sampled: 0 live bytes after the free" [ "$(site_field 2)" = 0 ]
+echo 0 > "$A/armed"
+echo 0 > "$A/sample_bytes"
+check "sample_bytes back to 0 (exact)" [ "$(cat "$A/sample_bytes")" = 0 ]
 
 # ---- rmmod while armed ---------------------------------------------------------
 

@@ -57,6 +57,14 @@ struct stall_opts {
 	struct mi_table *prev;	/* latency --watch: the previous round */
 };
 
+/* allocs (cmd_allocs.c); --top is slab_opts' */
+struct allocs_opts {
+	const char *sort;	/* --sort: the field sorted by; NULL: live_bytes */
+	struct mi_table *prev;	/* --watch: the last round's, for recent_rate */
+	bool outstanding;	/* --outstanding: allocs/outstanding */
+	long min_age;		/* --min-age SECONDS; -1: not given */
+};
+
 /* export */
 struct export_opts {
 	bool prometheus;	/* --prometheus */
@@ -70,6 +78,7 @@ struct cmd_opts {
 	struct process_opts proc;
 	struct export_opts exp;
 	struct stall_opts stall;
+	struct allocs_opts allocs;
 };
 
 /* Which options beyond the common ones a command takes. */
@@ -82,6 +91,7 @@ enum {
 	CMD_TYPES = 32,		/* --types (frag) */
 	CMD_OWN_ARGS = 64,	/* parses the rest of the line itself (fault) */
 	CMD_LINES = 128,	/* --watch: a line per round, no time heading (pressure unless --table) */
+	CMD_ALLOCS = 256,	/* --sort bytes|rate|count|allocs, --top */
 };
 
 /* One round of a command (meminspect.c repeats it under --watch). */
@@ -123,6 +133,13 @@ int cmd_slab(const struct mi_cli *c, struct cmd_opts *o);
 /* --sort KEY of slab; NULL if it is none of them */
 const struct slab_key *slab_key(const char *name);
 bool slab_sorts_by_growth(const struct slab_opts *o);
+
+/* cmd_allocs.c */
+int cmd_allocs(const struct mi_cli *c, struct cmd_opts *o);
+/* --sort KEY of allocs: its field, or NULL */
+const char *allocs_sort_field(const char *name);
+/* the --sort field (of the table) has a counterpart in outstanding */
+bool allocs_sort_outstanding(const char *field);
 
 /* cmd_process.c */
 int cmd_mm(const struct mi_cli *c, struct cmd_opts *o);

@@ -31,6 +31,7 @@ static const struct dir_row {
 } dir_rows[] = {
 	{ "fault", { "fault/settings", "fault/stats", "fault/log" }, { "fault/stats" } },
 	{ "latency", { "latency/histograms" }, { "latency/histograms" } },
+	{ "allocs", { "allocs/table", "allocs/outstanding" }, { "allocs/table" } },
 };
 
 /* The tables behind a file row: the file itself, or a directory's tables. */

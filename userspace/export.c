@@ -104,6 +104,13 @@ static const struct prom_rule prom_rules[] = {
 	 */
 	{ .file = "fault/stats", .metric = "fault", .labels = "site",
 	  .counters = "checked matched failed nofail" },
+	/*
+	 * allocs/table (docs/allocs.md): meminspect_allocs_live_bytes{site=
+	 * "kstrdup+0x2d/0x60"}, ..._allocs_total, ..._frees_total; the counts
+	 * restart at each arming; rate (since arming) is left to rate().
+	 */
+	{ .file = "allocs/table", .metric = "allocs", .labels = "site",
+	  .counters = "allocs frees", .skip = "rate" },
 	{ .labels = DEFAULT_LABELS, .per_pid = "pid" },
 };
 

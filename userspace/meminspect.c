@@ -127,6 +127,27 @@ static const struct command commands[] = {
 	  "own shape (summary: as 'summary --json'; others: an array of objects);\n"
 	  "unavailable files are left out.\n"
 	  "--watch SECONDS repeats it every SECONDS, as for summary.\n" },
+	{ "allocs", cmd_allocs, CMD_WATCH | CMD_ALLOCS,
+	  "slab allocations by call site: live objects and bytes, rate (a slabratetop)",
+	  "Prints the module's allocs/table (docs/allocs.md), one row per call site\n"
+	  "that allocated since allocs/ was armed, sorted largest first.  The module's\n"
+	  "knobs (armed, aim_pid, aim_comm, sample_bytes, ...) are written directly;\n"
+	  "meminspect only reads.  The \"# allocs:\" note says the mode, the table sizes\n"
+	  "and what overflowed; sampled (sample_bytes > 0), every figure but samples\n"
+	  "is an estimate.\n"
+	  "  --sort KEY        bytes (live_bytes, the default), rate (allocations per\n"
+	  "                    second: since arming, or under --watch since the last\n"
+	  "                    round), count (live_objs) or allocs (since arming)\n"
+	  "  --top N           only the first N rows\n"
+	  "  --outstanding     allocs/outstanding instead: per call site the followed\n"
+	  "                    objects still live (objs, bytes, oldest_s, up to 4 addrs),\n"
+	  "                    sorted by bytes or count (a memleak -K without BPF)\n"
+	  "  --min-age S       with --outstanding: only objects at least S seconds old\n"
+	  "                    (written to the live file; 0 to 86400)\n"
+	  "--watch SECONDS repeats it every SECONDS; a recent_rate column before site\n"
+	  "is the allocations per second since the previous round ('-' in the first).\n"
+	  "--json prints {\"armed\": 1, \"mode\": \"exact\", ... (the note's pairs),\n"
+	  "\"call_sites\": [{\"live_objs\": N, ..., \"site\": \"...\"}, ...]}.\n" },
 	{ "slab", cmd_slab, CMD_WATCH | CMD_SLAB,
 	  "slab caches: sizes, counts, waste and growth (a slabtop)",
 	  "Prints the module's slabs file, one row per slab cache, sorted.\n"
@@ -204,7 +225,11 @@ static const char options_help[] =
 	"  --sort KEY      rss, pss, uss or swap, largest first\n"
 	"slab only:\n"
 	"  --sort KEY      name, size, waste, objs or growth (needs --watch)\n"
-	"  --top N         only the first N rows\n"
+	"  --top N         only the first N rows (slab, allocs)\n"
+	"allocs only:\n"
+	"  --sort KEY      bytes, rate, count or allocs\n"
+	"  --outstanding   the live objects by call site, with addresses\n"
+	"  --min-age S     with --outstanding: at least S seconds old\n"
 	"  --aliases       the names merged into each cache (alias_names)\n"
 	"export only:\n"
 	"  --prometheus    Prometheus text format\n"
@@ -284,7 +309,7 @@ static int version(const struct mi_access *a)
 enum { OPT_DONE = -1, OPT_EXIT_OK = -2 };
 enum {
 	OPT_PROMETHEUS = 256, OPT_TEXTFILE_DIR, OPT_PER_PID, OPT_SORT, OPT_TOP, OPT_ALIASES,
-	OPT_TYPES, OPT_TABLE,
+	OPT_TYPES, OPT_TABLE, OPT_OUTSTANDING, OPT_MIN_AGE,
 };
 
 /*
@@ -310,6 +335,8 @@ static int parse_options(struct ctx *c, int argc, char **argv, const struct comm
 		{ "aliases", no_argument, NULL, OPT_ALIASES },
 		{ "types", no_argument, NULL, OPT_TYPES },
 		{ "table", no_argument, NULL, OPT_TABLE },
+		{ "outstanding", no_argument, NULL, OPT_OUTSTANDING },
+		{ "min-age", required_argument, NULL, OPT_MIN_AGE },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *shorts = cmd ? ":d:jHhVw:n:" : "+:d:jHhVw:n:";
@@ -385,6 +412,15 @@ static int parse_options(struct ctx *c, int argc, char **argv, const struct comm
 		case OPT_TABLE:
 			c->opts.stall.table = true;
 			break;
+		case OPT_OUTSTANDING:
+			c->opts.allocs.outstanding = true;
+			break;
+		case OPT_MIN_AGE:
+			if (mi_parse_u64(optarg, &n) || n > 86400)
+				return mi_bad_usage("--min-age takes whole seconds from 0 to 86400, not '%s'",
+						    optarg);
+			c->opts.allocs.min_age = (long)n;
+			break;
 		default:
 			return mi_option_error(NULL, opt, argv, shorts);
 		}
@@ -409,8 +445,13 @@ static int check_options(struct ctx *ctx, const struct command *cmd)
 			return mi_bad_usage("--sort takes rss, pss, uss or swap, not '%s'",
 					    ctx->sort_arg);
 		ctx->opts.proc.sort = ctx->sort_arg;
+	} else if (ctx->sort_arg && (cmd->flags & CMD_ALLOCS)) {
+		ctx->opts.allocs.sort = allocs_sort_field(ctx->sort_arg);
+		if (!ctx->opts.allocs.sort)
+			return mi_bad_usage("--sort takes bytes, rate, count or allocs, not '%s'",
+					    ctx->sort_arg);
 	} else if (ctx->sort_arg) {
-		return mi_bad_usage("--sort is for slab, vmas and top");
+		return mi_bad_usage("--sort is for slab, allocs, vmas and top");
 	}
 	if ((c->watch || c->count) && !(cmd->flags & CMD_WATCH))
 		return mi_bad_usage("'%s' takes no --watch or --count: its content does not change",
@@ -423,12 +464,22 @@ static int check_options(struct ctx *ctx, const struct command *cmd)
 		return mi_bad_usage("export needs a format: --prometheus (or --json)");
 	if (x->textfile_dir && c->json)
 		return mi_bad_usage("--textfile-dir writes the Prometheus text format: drop --json");
-	if ((s->top || s->aliases) && !(cmd->flags & CMD_SLAB))
-		return mi_bad_usage("--top and --aliases are slab options");
+	if (s->top && !(cmd->flags & (CMD_SLAB | CMD_ALLOCS)))
+		return mi_bad_usage("--top is a slab and allocs option");
+	if (s->aliases && !(cmd->flags & CMD_SLAB))
+		return mi_bad_usage("--aliases is a slab option");
 	if (ctx->opts.pa.types && !(cmd->flags & CMD_TYPES))
 		return mi_bad_usage("--types is a frag option");
 	if (ctx->opts.stall.table && !(cmd->flags & CMD_LINES))
 		return mi_bad_usage("--table is a pressure option");
+	if ((ctx->opts.allocs.outstanding || ctx->opts.allocs.min_age >= 0) &&
+	    !(cmd->flags & CMD_ALLOCS))
+		return mi_bad_usage("--outstanding and --min-age are allocs options");
+	if (ctx->opts.allocs.min_age >= 0 && !ctx->opts.allocs.outstanding)
+		return mi_bad_usage("--min-age needs --outstanding");
+	if (ctx->opts.allocs.outstanding && ctx->opts.allocs.sort &&
+	    !allocs_sort_outstanding(ctx->opts.allocs.sort))
+		return mi_bad_usage("allocs --outstanding sorts by bytes or count");
 	if (slab_sorts_by_growth(s) && !c->watch)
 		return mi_bad_usage("--sort growth needs --watch");
 	return OPT_DONE;
@@ -522,6 +573,7 @@ int main(int argc, char **argv)
 	int st, first;
 
 	mi_access_init(&c.cli.acc);
+	c.opts.allocs.min_age = -1;
 	st = parse_options(&c, argc, argv, NULL);
 	if (st != OPT_DONE)
 		return finish(st == OPT_EXIT_OK ? ST_OK : st);
@@ -554,6 +606,7 @@ int main(int argc, char **argv)
 	st = run_command(&c, cmd);
 	mi_table_free(c.opts.pa.prev);
 	mi_table_free(c.opts.slab.prev);
+	mi_table_free(c.opts.allocs.prev);
 	mi_table_free(c.opts.stall.prev);
 	if (c.opts.stall.open)
 		close(c.opts.stall.fd);

@@ -140,6 +140,12 @@ static const char *const frag_fields[] = { "node", "zone", "order", NULL };
 static const char *const latency_fields[] = { "kind", "events", "sum_ns", "unpaired", "buckets",
 					      NULL };
 
+static const char *const allocs_fields[] = {
+	"live_objs", "live_bytes", "live_bytes_alloc", "allocs", "frees", "rate", "site", NULL };
+
+static const char *const outstanding_fields[] = {
+	"objs", "bytes", "oldest_s", "addrs", "site", NULL };
+
 static const struct file_view {
 	const char *file;	/* NULL: any other file */
 	const char *const *fields;
@@ -155,6 +161,9 @@ static const struct file_view {
 	{ "fragmentation_types", frag_fields, check_zone_table, json_zone_table },
 	/* buckets as an array of counts */
 	{ "latency/histograms", latency_fields, check_latency, json_zone_table },
+	/* the "# allocs:" note's pairs, then the sites (cmd_allocs.c) */
+	{ "allocs/table", allocs_fields, check_allocs, json_allocs },
+	{ "allocs/outstanding", outstanding_fields, check_allocs_outstanding, json_allocs },
 	{ NULL, no_fields, NULL, json_records },
 };
 

@@ -41,6 +41,9 @@ int check_slabs(const struct mi_table *t);
 int check_zone_table(const struct mi_table *t);
 void json_summary(struct json *j, const struct mi_table *t);
 void json_zone_table(struct json *j, const struct mi_table *t);
+int check_allocs(const struct mi_table *t);
+void json_allocs(struct json *j, const struct mi_table *t);
+int check_allocs_outstanding(const struct mi_table *t);
 
 /* capabilities: a "file" row */
 bool view_is_file_row(const struct mi_table *t, size_t r);

@@ -494,6 +494,10 @@ done
 part "$here/export.sh"
 part "$here/where.sh"
 
+# ---- allocs, and allocs/table's export (its own file) ----
+
+part "$here/allocs.sh"
+
 # ---- slab, and the slabs file's export ----
 
 SL=$FX/slabs
@@ -541,8 +545,8 @@ run "$M" --dir "$SL" --json slab -w 1 -n 2
 is "slab --json --watch: two documents, growth_bytes in the second" "2 false true" \
 	"$(jq -s '[length, (.[0][0] | has("growth_bytes")), (.[1][0] | has("growth_bytes"))] | join(" ")' -r <<<"$out")"
 for c in "slab --sort growth:--sort growth needs --watch" "slab --sort bogus:--sort takes name" \
-	"slab --top 0:--top takes a number" "summary --top 3:are slab options" \
-	"export --prometheus --aliases:are slab options" "slab --count 2:--count needs --watch"; do
+	"slab --top 0:--top takes a number" "summary --top 3:--top is a slab and allocs option" \
+	"export --prometheus --aliases:--aliases is a slab option" "slab --count 2:--count needs --watch"; do
 	run "$M" --dir "$SL" ${c%%:*}
 	is "'${c%%:*}': usage error 2" 2 "$rc"
 	has "'${c%%:*}': message" "${c#*:}" "$err"

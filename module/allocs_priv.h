@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the parts of allocs/ share: allocs.c (knobs, probes, table) and
+ * allocs_outstanding.c (the outstanding file).
+ */
+#ifndef MI_ALLOCS_PRIV_H
+#define MI_ALLOCS_PRIV_H
+
+#include <linux/atomic.h>
+#include <linux/bits.h>
+#include <linux/mutex.h>
+#include <linux/sched.h>
+#include <linux/types.h>
+
+#include "fault_parse.h"
+
+struct dentry;
+
+#define MI_ALLOCS_SITES		1024	/* call sites tracked (power of 2) */
+#define MI_ALLOCS_TOMB		1UL	/* a freed slot; never a slab pointer */
+#define MI_ALLOCS_BUSY		2UL	/* being filled by one probe */
+
+struct mi_allocs_site {
+	unsigned long call_site;	/* 0 = free slot; set once per arming */
+	/* estimates: counts in MI_ALLOCS_FP_ONE units, bytes in bytes */
+	atomic64_t allocs, frees;
+	atomic64_t live, live_req, live_alloc;
+	atomic64_t samples;		/* objects followed, live now */
+};
+
+struct mi_allocs_obj {
+	unsigned long ptr;		/* 0 empty, TOMB freed, BUSY claimed */
+	u32 site;			/* index into mi_allocs.sites */
+	u32 bytes_req, bytes_alloc;
+	u32 born;			/* jiffies at the allocation, low 32 bits */
+};
+
+struct mi_allocs_state {
+	struct mutex lock;		/* knobs, arming, the tables' lifetime */
+	bool armed;
+	int aim_pid;			/* 0 = any */
+	char aim_comm[TASK_COMM_LEN];	/* "" = any */
+	char aim_module[MI_FAULT_NAME_LEN];	/* "" = any */
+	bool mod_set;			/* armed with aim_module */
+	unsigned int hash_size;		/* knob; the table has hash_cap slots */
+	unsigned int hash_cap;
+	unsigned int sample_bytes;	/* 0 = exact */
+	struct mi_allocs_site *sites;
+	struct mi_allocs_obj *objs;
+	unsigned long armed_at, disarmed_at;	/* jiffies */
+	atomic64_t site_overflow, obj_overflow;
+	struct dentry *dir;
+};
+
+extern struct mi_allocs_state mi_allocs;
+
+/* allocs_outstanding.c */
+int mi_allocs_outstanding_create(struct dentry *dir);
+
+#endif

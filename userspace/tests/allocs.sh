@@ -1,0 +1,137 @@
+# SPDX-License-Identifier: GPL-2.0
+# Host tests of `meminspect allocs` and allocs/table's export, sourced by run.sh (its
+# helpers: run, is, has, lacks, ok, promtool_ok, wait_grep, $M, $FX, $tmp). The fixtures
+# are a 6.1 guest's (fixtures/allocs: capabilities, table exact and system-wide after
+# the helper's 5000 x 200 B and a find, table.sampled with sample_bytes 6400).
+
+AF=$FX/allocs
+AD=$tmp/allocs
+mkdir -p "$AD/allocs"
+# the real module's rows that this directory has: allocs/ is a mechanism row
+awk 'NR == 1 || $1 == "capabilities" || $1 == "allocs"' "$AF/capabilities" >"$AD/capabilities"
+cp "$AF/table" "$AD/allocs/table"
+is "fixture allocs/table: the header of module/allocs.c" \
+	"$(sed -n 's/.*seq_puts(m, "\(live_objs [a-z_ ]*\)\\n");/\1/p' "$here/../../module/allocs.c")" \
+	"$(head -n 1 "$AF/table")"
+
+run "$M" --dir "$AD" allocs
+is "allocs: exit 0, nothing on stderr" "0 " "$rc $err"
+is "allocs: sorted by live_bytes, largest first: the helper's 5000 x 200 B first" \
+	"5000 1000000 allocs_fill+0x33/0x60 [meminspect_test]" \
+	"$(awk 'NR == 2 { print $1, $2, $8, $9 }' <<<"$out")"
+is "allocs: every site of the file, and the note" "$(grep -vc '^#' "$AF/table") 1" \
+	"$(grep -vc '^#' <<<"$out") $(grep -c '^# allocs: armed 1 mode exact' <<<"$out")"
+sorted=$(awk 'NR > 1 && !/^#/ { print $2 }' "$AF/table" | sort -rn | paste -sd' ')
+is "allocs: live_bytes column in descending order" "$sorted" \
+	"$(awk 'NR > 1 && !/^#/ { print $2 }' <<<"$out" | paste -sd' ')"
+run "$M" --dir "$AD" allocs --sort rate --top 2
+is "allocs --sort rate --top 2: the two highest rates since arming" \
+	"$(awk 'NR > 1 && !/^#/ { print $6 }' "$AF/table" | sort -rn | head -2 | paste -sd' ')" \
+	"$(awk 'NR > 1 && !/^#/ { print $6 }' <<<"$out" | paste -sd' ')"
+run "$M" --dir "$AD" allocs --sort count --top 1
+is "allocs --sort count: live_objs" "5000" "$(awk 'NR == 2 { print $1 }' <<<"$out")"
+run "$M" --dir "$AD" allocs --sort allocs --top 3
+is "allocs --sort allocs: allocations since arming" \
+	"$(awk 'NR > 1 && !/^#/ { print $4 }' "$AF/table" | sort -rn | head -3 | paste -sd' ')" \
+	"$(awk 'NR > 1 && !/^#/ { print $4 }' <<<"$out" | paste -sd' ')"
+run "$M" --dir "$AD" --json allocs --top 2
+is "allocs --json: the note's pairs and the call sites as objects, nothing on stderr" \
+	'{"armed":1,"mode":"exact","sample_bytes":0,"table_bytes":1630208,"site_overflow":0,"n":2,"first":{"live_objs":5000,"live_bytes":1000000,"live_bytes_alloc":3840000,"allocs":5000,"frees":0,"rate":3205,"samples":5000,"site":"allocs_fill+0x33/0x60 [meminspect_test]"}} ' \
+	"$(jq -c '{armed, mode, sample_bytes, table_bytes, site_overflow, n: (.call_sites | length), first: .call_sites[0]}' <<<"$out") $err"
+
+# sampled: the mode is said, under the table and in the note
+mkdir -p "$tmp/allocs_s/allocs"
+cp "$AD/capabilities" "$tmp/allocs_s/"
+cp "$AF/table.sampled" "$tmp/allocs_s/allocs/table"
+run "$M" --dir "$tmp/allocs_s" allocs --top 1
+has "allocs, sampled: the table says the figures are estimates" \
+	"# sampled: every figure but samples is an estimate" "$out"
+is "allocs, sampled: the helper's site first, its estimate = 6400 x samples" \
+	"allocs_fill+0x33/0x60 $((6400 * 593))" "$(awk 'NR == 2 { print $8, $2 }' <<<"$out")"
+run "$M" --dir "$tmp/allocs_s" --json allocs
+is "allocs --json, sampled: mode and sample_bytes" "sampled 6400" "$(jq -r '"\(.mode) \(.sample_bytes)"' <<<"$out")"
+
+# --watch: recent_rate from the second round on, over the note's elapsed_ms
+cp -r "$AD" "$tmp/aw"
+"$M" --dir "$tmp/aw" allocs --watch 1 --count 2 --sort rate >"$tmp/aw.out" 2>"$tmp/aw.err" &
+wpid=$!
+wait_grep '^# allocs:' "$tmp/aw.out"
+# 1000 ms later on the kernel's clock, getname_flags allocated 500 more
+sed -i -e 's/^0 0 0 411 411 263 0 getname_flags/0 0 0 911 911 263 0 getname_flags/' \
+	-e 's/ elapsed_ms 1560 / elapsed_ms 2560 /' "$tmp/aw/allocs/table"
+wait "$wpid"
+is "allocs --watch 1 --count 2: exit 0, nothing on stderr" "0 " "$? $(<"$tmp/aw.err")"
+out=$(<"$tmp/aw.out")
+is "allocs --watch: recent_rate in both rounds' headers" 2 "$(grep -cE 'recent_rate +site$' <<<"$out")"
+is "allocs --watch --sort rate: the second round by recent rate, 500/s first" \
+	"500 getname_flags.part.0+0x2b/0x1c0" \
+	"$(awk '/^== / { r++ } r == 2 && /recent_rate/ { getline; print $8, $9 }' <<<"$out")"
+is "allocs --watch: '-' in the first round" "-" \
+	"$(awk '/recent_rate/ { getline; print $8; exit }' <<<"$out")"
+for c in "allocs --sort size:--sort takes bytes, rate, count or allocs" \
+	"allocs --aliases:--aliases is a slab option" "allocs --top 0:--top takes a number"; do
+	run "$M" --dir "$AD" ${c%%:*}
+	is "'${c%%:*}': usage error 2" 2 "$rc"
+	has "'${c%%:*}': message" "${c#*:}" "$err"
+done
+run "$M" allocs --help
+has "allocs --help: its own usage line" "Usage: meminspect [OPTIONS] allocs" "$out"
+# a broken table: a site's count is not a number
+sed '2s/^[0-9]*/x1/' "$AF/table" >"$tmp/aw/allocs/table"
+run "$M" --dir "$tmp/aw" allocs
+is "allocs: a non-integer count is a format error (1)" 1 "$rc"
+has "allocs: the message names the line" "allocs/table:2: value is not an integer" "$err"
+
+# ---- export: the capabilities row "allocs" names allocs/table ----
+
+run "$M" --dir "$AD" export --prometheus
+is "export with allocs: exit 0" "0 " "$rc $err"
+aprom=$out
+has "export: live bytes by site, the module in the label" \
+	'meminspect_allocs_live_bytes{site="allocs_fill+0x33/0x60 [meminspect_test]"} 1000000' "$aprom"
+has "export: allocations are a counter" \
+	'meminspect_allocs_allocs_total{site="allocs_fill+0x33/0x60 [meminspect_test]"} 5000' "$aprom"
+has "export: frees are a counter" "# TYPE meminspect_allocs_frees_total counter" "$aprom"
+has "export: live objects a gauge" "# TYPE meminspect_allocs_live_objs gauge" "$aprom"
+has "export: the allocs row is one file_ok" 'meminspect_file_ok{file="allocs"} 1' "$aprom"
+lacks "export: rate (since arming) is left to rate()" '^meminspect_allocs_rate' "$aprom"
+is "export: one live_bytes sample per site" "$(awk 'NR > 1 && !/^#/' "$AF/table" | wc -l)" \
+	"$(grep -c '^meminspect_allocs_live_bytes{' <<<"$aprom")"
+promtool_ok "export with allocs: promtool check metrics is silent" "$aprom" check metrics
+# a site with the bytes a label value escapes
+sed '2s/ [^ ]*$/ we"ird\\site+0x1\/0x2 [m]/' "$AF/table" >"$tmp/aw/allocs/table"
+cp "$AD/capabilities" "$tmp/aw/"
+run "$M" --dir "$tmp/aw" export --prometheus
+has "export: '\"' and '\\' escaped in the site label" \
+	'meminspect_allocs_live_objs{site="we\"ird\\site+0x1/0x2 [m]"}' "$out"
+promtool_ok "export with an escaped site: promtool check metrics is silent" "$out" check metrics
+run "$M" --dir "$AD" export --json
+jq -e '[.[] | select(.metric == "meminspect_allocs_live_bytes")] | length > 10' >/dev/null <<<"$out"
+ok $? "export --json: the allocs samples" "$out"
+
+# ---- allocs --outstanding (fixtures/allocs/outstanding: min age 1 s, after 2 s) ----
+
+cp "$AF/outstanding" "$AD/allocs/outstanding"
+run "$M" --dir "$AD" allocs --outstanding
+is "allocs --outstanding: exit 0, nothing on stderr" "0 " "$rc $err"
+is "allocs --outstanding: by bytes, the helper's 3000 x 200 B first" \
+	"3000 600000 allocs_fill+0x33/0x60" "$(awk 'NR == 2 { print $1, $2, $5 }' <<<"$out")"
+has "allocs --outstanding: the note" "# outstanding: armed 1 mode exact min_age_s 1 " "$out"
+run "$M" --dir "$AD" --json allocs --outstanding --sort count --top 1
+is "allocs --outstanding --json: addrs an array of 4 hex strings, the note's min_age_s" \
+	"1 3000 4 true" \
+	"$(jq -r '"\(.min_age_s) \(.call_sites[0].objs) \(.call_sites[0].addrs | length) \(all(.call_sites[0].addrs[]; test("^0x[0-9a-f]+$")))"' <<<"$out")"
+for c in "allocs --outstanding --min-age 1:--min-age needs the live files" \
+	"allocs --min-age 1:--min-age needs --outstanding" \
+	"allocs --outstanding --sort rate:sorts by bytes or count" \
+	"allocs --outstanding --min-age 86401:--min-age takes whole seconds" \
+	"summary --outstanding:are allocs options"; do
+	run "$M" --dir "$AD" ${c%%:*}
+	is "'${c%%:*}': usage error 2" 2 "$rc"
+	has "'${c%%:*}': message" "${c#*:}" "$err"
+done
+sed '4s/ 0x[0-9a-f]*,/ zz,/' "$AF/outstanding" >"$AD/allocs/outstanding"
+run "$M" --dir "$AD" allocs --outstanding
+is "allocs --outstanding: a bad address list is a format error (1)" 1 "$rc"
+has "allocs --outstanding: the message says so" "addrs is not a list of hex addresses" "$err"
+cp "$AF/outstanding" "$AD/allocs/outstanding"
