@@ -16,12 +16,9 @@
 #include "views.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <linux/magic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/vfs.h>
 #include <unistd.h>
 
 #define ALLOCS_FILE "allocs/table"
@@ -31,14 +28,7 @@
 
 int check_allocs(const struct mi_table *t)
 {
-	for (size_t r = 0; r < mi_nrecords(t); r++)
-		for (size_t col = 0; col + 1 < mi_nfields(t); col++) {
-			const char *v = mi_value(t, r, col);
-
-			if (!mi_is_none(v) && !mi_is_integer(v))
-				return view_format_error(t, r, "value is not an integer", v);
-		}
-	return ST_OK;
+	return view_check_integers(t, 0);	/* before the site */
 }
 
 /* objs, bytes, oldest_s integers; addrs a comma list of 0x hex */
@@ -283,24 +273,14 @@ static int load_outstanding(const struct mi_cli *c, const struct allocs_opts *o,
 			    struct mi_table **t)
 {
 	struct mi_error e;
-	struct statfs fs;
 	char path[4096], line[32];
-	int fd, n, st = ST_OK;
+	int fd, n, st;
 
 	if (o->min_age < 0)
 		return view_load(c, OUT_FILE, t);
-	snprintf(path, sizeof(path), "%s/%s", c->acc.dir, OUT_FILE);
-	if (statfs(c->acc.dir, &fs) == 0 && fs.f_type != DEBUGFS_MAGIC) {
-		fprintf(stderr, "meminspect: %s is not the module's debugfs directory: --min-age needs the live files\n",
-			c->acc.dir);
-		return ST_USAGE;
-	}
-	fd = open(path, O_RDWR);
-	if (fd < 0) {
-		e.sys_errno = errno;
-		snprintf(e.msg, sizeof(e.msg), "%.400s: %s", path, strerror(errno));
-		return mi_open_failed(&c->acc, &e);
-	}
+	st = view_open_live(c, OUT_FILE, "--min-age", path, sizeof(path), &fd);
+	if (st)
+		return st;
 	n = snprintf(line, sizeof(line), "%ld\n", o->min_age);
 	if (write(fd, line, (size_t)n) != n) {
 		fprintf(stderr, "meminspect: %s: writing the minimum age: %s\n", OUT_FILE,

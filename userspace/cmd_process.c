@@ -14,11 +14,9 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/magic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/vfs.h>
 #include <unistd.h>
 
 bool process_is_pid(const char *s)
@@ -88,26 +86,15 @@ static int read_table(int fd, const char *path, struct mi_table **t)
 static int load_process(const struct mi_cli *c, const char *pid, const char *file,
 			struct mi_table **t)
 {
-	struct mi_error e;
-	struct statfs fs;
 	char path[4096];
 	int fd, st, err;
 
 	if (!pid)
 		return mi_load(&c->acc, file, t);
-	snprintf(path, sizeof(path), "%s/%s", c->acc.dir, file);
 	/* a pid is written to the file: never to a copy of it */
-	if (statfs(c->acc.dir, &fs) == 0 && fs.f_type != DEBUGFS_MAGIC) {
-		fprintf(stderr, "meminspect: %s is not the module's debugfs directory: a PID needs the live files\n",
-			c->acc.dir);
-		return ST_USAGE;
-	}
-	fd = open(path, O_RDWR);
-	if (fd < 0) {
-		e.sys_errno = errno;
-		snprintf(e.msg, sizeof(e.msg), "%.400s: %s", path, strerror(errno));
-		return mi_open_failed(&c->acc, &e);
-	}
+	st = view_open_live(c, file, "a PID", path, sizeof(path), &fd);
+	if (st)
+		return st;
 	st = choose_pid(fd, pid, &err);
 	if (st)
 		st = pid_error(file, pid, err);

@@ -14,14 +14,7 @@
 
 int check_slabs(const struct mi_table *t)
 {
-	for (size_t r = 0; r < mi_nrecords(t); r++)
-		for (size_t col = 1; col + 1 < mi_nfields(t); col++) {
-			const char *v = mi_value(t, r, col);
-
-			if (!mi_is_none(v) && !mi_is_integer(v))
-				return view_format_error(t, r, "value is not an integer", v);
-		}
-	return ST_OK;
+	return view_check_integers(t, 1);	/* after the name */
 }
 
 /* numeric value of field f in record r; -1 for "-" */

@@ -13,14 +13,50 @@
 #include "status.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <linux/magic.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/vfs.h>
 
 int view_format_error(const struct mi_table *t, size_t rec, const char *what, const char *v)
 {
 	fprintf(stderr, "meminspect: %s:%u: %s '%.60s'\n", mi_table_name(t),
 		mi_record_line(t, rec), what, v);
 	return ST_FORMAT;
+}
+
+int view_check_integers(const struct mi_table *t, size_t first)
+{
+	for (size_t r = 0; r < mi_nrecords(t); r++)
+		for (size_t col = first; col + 1 < mi_nfields(t); col++) {
+			const char *v = mi_value(t, r, col);
+
+			if (!mi_is_none(v) && !mi_is_integer(v))
+				return view_format_error(t, r, "value is not an integer", v);
+		}
+	return ST_OK;
+}
+
+int view_open_live(const struct mi_cli *c, const char *file, const char *what, char *path,
+		   size_t len, int *fd)
+{
+	struct mi_error e;
+	struct statfs fs;
+
+	snprintf(path, len, "%s/%s", c->acc.dir, file);
+	if (statfs(c->acc.dir, &fs) == 0 && fs.f_type != DEBUGFS_MAGIC) {
+		fprintf(stderr, "meminspect: %s is not the module's debugfs directory: %s needs the live files\n",
+			c->acc.dir, what);
+		return ST_USAGE;
+	}
+	*fd = open(path, O_RDWR);
+	if (*fd < 0) {
+		e.sys_errno = errno;
+		snprintf(e.msg, sizeof(e.msg), "%.400s: %s", path, strerror(errno));
+		return mi_open_failed(&c->acc, &e);
+	}
+	return ST_OK;
 }
 
 int view_require(const struct mi_table *t, const char *const *fields)

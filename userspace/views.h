@@ -33,6 +33,16 @@ int view_require(const struct mi_table *t, const char *const *fields);
 void view_notes_to_stderr(const struct mi_table *t, const char *file);
 /* "out of memory" or the builder's error, for a table made in memory; ST_FORMAT. */
 int view_build_failed(const struct mi_table *t, const char *what);
+/* Every value from column @first to the last but one is an integer or '-'. */
+int view_check_integers(const struct mi_table *t, size_t first);
+/*
+ * The module's live FILE opened read-write in *fd (path in @path), for a
+ * command that writes its question to the open file (a pid, a minimum age):
+ * a copy of the directory cannot answer, so that is a usage error naming
+ * @what the option needs. ST_OK, or the status with its message printed.
+ */
+int view_open_live(const struct mi_cli *c, const char *file, const char *what, char *path,
+		   size_t len, int *fd);
 
 /* The per-file checks and JSON shapes that the registry points at. */
 int check_summary(const struct mi_table *t);
