@@ -341,11 +341,6 @@ int cmd_allocs(const struct mi_cli *c, struct cmd_opts *opts)
 			printf("# sampled: every figure but samples is an estimate (docs/allocs.md)\n");
 	}
 	mi_table_free(v);
-	if (c->watch) {
-		mi_table_free(o->prev);
-		o->prev = t;
-	} else {
-		mi_table_free(t);
-	}
+	view_keep_round(c, &o->prev, t);
 	return st;
 }

@@ -258,11 +258,6 @@ int cmd_slab(const struct mi_cli *c, struct cmd_opts *opts)
 	if (!c->json && c->watch && !o->prev)
 		printf("# growth columns from the next round on\n");
 	mi_table_free(v);
-	if (c->watch) {
-		mi_table_free(o->prev);
-		o->prev = t;
-	} else {
-		mi_table_free(t);
-	}
+	view_keep_round(c, &o->prev, t);
 	return st;
 }

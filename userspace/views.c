@@ -26,6 +26,16 @@ int view_format_error(const struct mi_table *t, size_t rec, const char *what, co
 	return ST_FORMAT;
 }
 
+void view_keep_round(const struct mi_cli *c, struct mi_table **prev, struct mi_table *t)
+{
+	if (c->watch) {
+		mi_table_free(*prev);
+		*prev = t;
+	} else {
+		mi_table_free(t);
+	}
+}
+
 int view_check_integers(const struct mi_table *t, size_t first)
 {
 	for (size_t r = 0; r < mi_nrecords(t); r++)

@@ -33,6 +33,8 @@ int view_require(const struct mi_table *t, const char *const *fields);
 void view_notes_to_stderr(const struct mi_table *t, const char *file);
 /* "out of memory" or the builder's error, for a table made in memory; ST_FORMAT. */
 int view_build_failed(const struct mi_table *t, const char *what);
+/* Under --watch t replaces *prev, kept for the next round's differences; else t is freed. */
+void view_keep_round(const struct mi_cli *c, struct mi_table **prev, struct mi_table *t);
 /* Every value from column @first to the last but one is an integer or '-'. */
 int view_check_integers(const struct mi_table *t, size_t first);
 /*
