@@ -53,10 +53,10 @@ mkdir "$T/snap"
 cat "$MI_DIR/summary" > "$T/snap/summary"
 cat "$MI_DIR/capabilities" > "$T/snap/capabilities"
 # only the two files copied: the copy's capabilities must not name others,
-# nor the fault/ and latency/ directories (mechanism rows whose tables
-# export reads)
-awk 'NR == 1 || ($2 != "file" && $1 != "fault" && $1 != "latency") || $1 == "summary" ||
-	$1 == "capabilities"' \
+# nor the fault/, latency/ and allocs/ directories (mechanism rows whose
+# tables export reads)
+awk 'NR == 1 || ($2 != "file" && $1 != "fault" && $1 != "latency" && $1 != "allocs") ||
+	$1 == "summary" || $1 == "capabilities"' \
 	"$T/snap/capabilities" > "$T/caps" && mv "$T/caps" "$T/snap/capabilities"
 run_reader "export --prometheus of a copy" \
 	"$MI_READER" --dir "$T/snap" export --prometheus
