@@ -343,12 +343,16 @@ static void mi_pressure_psi_init(void)
 void mi_pressure_init(void)
 {
 	mi_pressure_psi_init();
-	if (IS_ENABLED(CONFIG_COMPACTION))
-		mi_cap_set(&mi_pressure_caps[MI_ROW_COMPACTION], true,
-			   "COMPACTSTALL/COMPACTFAIL/COMPACTSUCCESS from all_vm_events()");
-	else
+	/* compact_* are vm events: all_vm_events() is a stub without them */
+	if (!IS_ENABLED(CONFIG_COMPACTION))
 		mi_cap_set(&mi_pressure_caps[MI_ROW_COMPACTION], false,
 			   "kernel built without CONFIG_COMPACTION: no compact_* records");
+	else if (!IS_ENABLED(CONFIG_VM_EVENT_COUNTERS))
+		mi_cap_set(&mi_pressure_caps[MI_ROW_COMPACTION], false,
+			   "kernel built without CONFIG_VM_EVENT_COUNTERS: compact_* are vm events, no records");
+	else
+		mi_cap_set(&mi_pressure_caps[MI_ROW_COMPACTION], true,
+			   "COMPACTSTALL/COMPACTFAIL/COMPACTSUCCESS from all_vm_events()");
 	if (IS_ENABLED(CONFIG_VM_EVENT_COUNTERS))
 		mi_cap_set(&mi_pressure_caps[MI_ROW_EVENTS], true,
 			   "allocstall*, pgscan_*, pgsteal_*, oom_kill from all_vm_events()");
