@@ -454,6 +454,18 @@ static void mi_fault_duration(struct kunit *test)
 	       ARRAY_SIZE(t_number_garbage));
 }
 
+static void mi_fault_linger(struct kunit *test)
+{
+	static const struct t_write w[] = {
+		OK("0", "0"), OK("1", "1"), OK("60000\n", "60000"),
+		RANGE("60001"), RANGE("-1"), BAD("5s"), BAD(""),
+	};
+
+	t_knob(test, "linger", w, ARRAY_SIZE(w));
+	t_knob(test, "linger", t_number_garbage,
+	       ARRAY_SIZE(t_number_garbage));
+}
+
 static void mi_fault_armed(struct kunit *test)
 {
 	static const struct t_write w[] = {
@@ -475,7 +487,7 @@ static void mi_fault_knob_names_doc(struct kunit *test)
 		"min-order", "max-order", "nth", "aim-pid", "aim-children",
 		"aim-comm", "aim-cgroup", "aim-cache", "aim-size",
 		"aim-module", "aim-depth", "exclude-caller", "duration",
-		"armed",
+		"linger", "armed",
 	};
 	const struct mi_fault_knob *k;
 	unsigned int i = 0;
@@ -541,7 +553,7 @@ static void mi_fault_defaults(struct kunit *test)
 		{ "aim-cgroup", "" }, { "aim-cache", "" },
 		{ "aim-size", "" }, { "aim-module", "" },
 		{ "aim-depth", "8" }, { "exclude-caller", "" },
-		{ "duration", "0" }, { "armed", "0" },
+		{ "duration", "0" }, { "linger", "0" }, { "armed", "0" },
 	};
 	const struct mi_fault_knob *k;
 	struct t_mem *m = t_mem(test);
@@ -587,6 +599,7 @@ static void mi_fault_round_trip(struct kunit *test)
 		{ "aim-depth", "16" },
 		{ "exclude-caller", "kstrdup,f.constprop.0" },
 		{ "duration", "1500" },
+		{ "linger", "250" },
 		{ "armed", "1" },
 	};
 	const struct mi_fault_knob *k;
@@ -678,6 +691,7 @@ static struct kunit_case mi_fault_parse_cases[] = {
 	KUNIT_CASE(mi_fault_aim_depth),
 	KUNIT_CASE(mi_fault_exclude_caller),
 	KUNIT_CASE(mi_fault_duration),
+	KUNIT_CASE(mi_fault_linger),
 	KUNIT_CASE(mi_fault_armed),
 	KUNIT_CASE(mi_fault_round_trip),
 	KUNIT_CASE(mi_fault_unknown_knob),
