@@ -2,7 +2,8 @@
 /*
  * latency/: how long tasks stall in direct reclaim, memcg reclaim and
  * direct compaction, as per-CPU log2 (ns) histograms summed on read, and
- * which tasks stalled longest (docs/latency.md).
+ * which tasks stalled longest (docs/latency.md).  Page allocations by
+ * order and path are latency_alloc.c's, armed by the same knob.
  *
  * `armed` (0/1) attaches probes to the vmscan begin/end tracepoints, which
  * are not exported: they are found by name with for_each_kernel_tracepoint()
@@ -41,10 +42,9 @@
 #include "capabilities.h"
 #include "ksyms.h"
 #include "latency.h"
+#include "latency_priv.h"
 #include "show_fops.h"
 
-/* Bucket i counts stalls of [2^i, 2^(i+1)) ns; bucket 0 also counts 0 ns. */
-#define MI_LAT_BUCKETS	40	/* up to 2^40 ns, about 18 minutes */
 #define MI_LAT_SLOTS	256	/* tasks in reclaim at once */
 
 enum mi_lat_kind {
@@ -58,12 +58,6 @@ static const char *const mi_lat_names[MI_LAT_NR_KINDS] = {
 	[MI_LAT_DIRECT_RECLAIM] = "direct_reclaim",
 	[MI_LAT_MEMCG_RECLAIM] = "memcg_reclaim",
 	[MI_LAT_DIRECT_COMPACTION] = "direct_compaction",
-};
-
-struct mi_lat_hist {
-	u64 events;
-	u64 sum_ns;
-	u64 buckets[MI_LAT_BUCKETS];
 };
 
 struct mi_lat_cpu {
@@ -164,8 +158,7 @@ static void mi_lat_record(unsigned int kind, u64 ns)
 	hist = &get_cpu_ptr(&mi_lat_cpu)->hist[kind];
 	hist->events++;
 	hist->sum_ns += ns;
-	hist->buckets[min_t(unsigned int, ns > 1 ? ilog2(ns) : 0,
-			    MI_LAT_BUCKETS - 1)]++;
+	hist->buckets[mi_lat_bucket(ns)]++;
 	put_cpu_ptr(&mi_lat_cpu);
 	mi_lat_staller_add(ns);
 }
@@ -344,6 +337,7 @@ static void mi_lat_detach(void)
 		unregister_kretprobe(&mi_lat_compact_rp);
 		mi_lat_compact_attached = false;
 	}
+	mi_lat_alloc_detach();
 }
 
 static void mi_lat_reset(void)
@@ -391,7 +385,10 @@ static int mi_lat_attach(void)
 	mi_lat_compact_rp.maxactive = max_t(int, 16, 2 * num_possible_cpus());
 	mi_lat_compact_err = register_kretprobe(&mi_lat_compact_rp);
 	mi_lat_compact_attached = !mi_lat_compact_err;
-	return 0;
+	err = mi_lat_alloc_attach();
+	if (err)
+		mi_lat_detach();
+	return err;
 }
 
 static ssize_t mi_lat_armed_write(struct file *file, const char __user *ubuf,
@@ -435,10 +432,23 @@ static const struct file_operations mi_lat_armed_fops = {
 	.llseek = default_llseek,
 };
 
+void mi_lat_hist_show(struct seq_file *m, const char *kind,
+		      const struct mi_lat_hist *sum, long unpaired)
+{
+	unsigned int b;
+
+	seq_printf(m, "%s %llu %llu %ld ", kind, sum->events, sum->sum_ns,
+		   unpaired);
+	for (b = 0; b < MI_LAT_BUCKETS; b++)
+		seq_printf(m, "%s%llu", b ? "," : "", sum->buckets[b]);
+	seq_putc(m, '\n');
+}
+
 /*
  * One line per kind: "kind events sum_ns unpaired b0,b1,...,b39" where bi
- * counts stalls of [2^i, 2^(i+1)) ns (docs/format.md).  The per-CPU sums are
- * read without a lock: a line may miss a stall that ends during the read.
+ * counts stalls of [2^i, 2^(i+1)) ns (docs/format.md), then the page
+ * allocator's slow path by order.  The per-CPU sums are read without a
+ * lock: a line may miss a stall that ends during the read.
  */
 static int mi_lat_histograms_show(struct seq_file *m, void *unused)
 {
@@ -457,19 +467,19 @@ static int mi_lat_histograms_show(struct seq_file *m, void *unused)
 			for (b = 0; b < MI_LAT_BUCKETS; b++)
 				sum.buckets[b] += READ_ONCE(h->buckets[b]);
 		}
-		seq_printf(m, "%s %llu %llu %ld ", mi_lat_names[k], sum.events,
-			   sum.sum_ns, k == MI_LAT_DIRECT_COMPACTION ?
-			   (long)READ_ONCE(mi_lat_compact_rp.nmissed) :
-			   atomic_long_read(&mi_lat_unpaired[k]));
-		for (b = 0; b < MI_LAT_BUCKETS; b++)
-			seq_printf(m, "%s%llu", b ? "," : "", sum.buckets[b]);
-		seq_putc(m, '\n');
+		mi_lat_hist_show(m, mi_lat_names[k], &sum,
+				 k == MI_LAT_DIRECT_COMPACTION ?
+				 (long)READ_ONCE(mi_lat_compact_rp.nmissed) :
+				 atomic_long_read(&mi_lat_unpaired[k]));
 	}
-	/* under the lock: the error of the arming that is in force */
+	mi_lat_alloc_hist_show(m);
+	/* under the lock: the errors of the arming that is in force */
 	mutex_lock(&mi_lat_lock);
 	if (mi_lat_armed && mi_lat_compact_err)
 		seq_printf(m, "# direct_compaction: not attached: register_kretprobe error %d\n",
 			   mi_lat_compact_err);
+	if (mi_lat_armed)
+		mi_lat_alloc_note(m);
 	mutex_unlock(&mi_lat_lock);
 	return 0;
 }
@@ -539,9 +549,13 @@ MI_SHOW_OPEN(mi_lat_stallers)
 static const struct file_operations mi_lat_stallers_fops =
 	MI_SHOW_FOPS(mi_lat_stallers);
 
+MI_SHOW_OPEN(mi_lat_alloc_table)
+static const struct file_operations mi_lat_alloc_table_fops =
+	MI_SHOW_FOPS(mi_lat_alloc_table);
+
 enum {
 	MI_ROW_DIR, MI_ROW_RECLAIM, MI_ROW_MEMCG, MI_ROW_COMPACTION,
-	MI_ROW_STALLERS, MI_NR_ROWS
+	MI_ROW_STALLERS, MI_ROW_PAGE_ALLOC, MI_NR_ROWS
 };
 
 static struct mi_cap mi_lat_caps[MI_NR_ROWS] = {
@@ -558,6 +572,8 @@ static struct mi_cap mi_lat_caps[MI_NR_ROWS] = {
 				.kind = MI_CAP_FIELD },
 	[MI_ROW_STALLERS] = { .name = "latency.stallers",
 			      .kind = MI_CAP_FIELD },
+	[MI_ROW_PAGE_ALLOC] = { .name = "latency.page_alloc",
+				.kind = MI_CAP_FIELD },
 };
 
 static struct mi_cap_table mi_lat_table;
@@ -577,7 +593,7 @@ int mi_latency_init(struct dentry *parent)
 {
 	for_each_kernel_tracepoint(mi_lat_find_tp, NULL);
 	mi_cap_set(&mi_lat_caps[MI_ROW_DIR], true,
-		   "directory latency/: knob armed, tables histograms and stallers, log2 (ns) histograms of reclaim and compaction stalls (docs/latency.md)");
+		   "directory latency/: knob armed, tables histograms, stallers and page_alloc, log2 (ns) histograms of reclaim and compaction stalls and of the page allocator's slow path by order (docs/latency.md)");
 	mi_lat_cap(&mi_lat_caps[MI_ROW_RECLAIM], 0);
 	mi_lat_cap(&mi_lat_caps[MI_ROW_MEMCG], 2);
 	if (mi_ksyms_available() && !mi_ksym("try_to_compact_pages"))
@@ -595,6 +611,7 @@ int mi_latency_init(struct dentry *parent)
 	mi_cap_set(&mi_lat_caps[MI_ROW_STALLERS], true,
 		   "table stallers: top %u stalled tasks over every kind, pid cgroup v2 id events stall_ns comm, preallocated, overflow counted",
 		   MI_LAT_STALLERS);
+	mi_lat_alloc_init(&mi_lat_caps[MI_ROW_PAGE_ALLOC]);
 	mi_caps_register(&mi_lat_table, mi_lat_caps, MI_NR_ROWS);
 
 	mi_lat_dir = debugfs_create_dir("latency", parent);
@@ -608,6 +625,8 @@ int mi_latency_init(struct dentry *parent)
 			    &mi_lat_histograms_fops);
 	debugfs_create_file("stallers", 0400, mi_lat_dir, NULL,
 			    &mi_lat_stallers_fops);
+	debugfs_create_file("page_alloc", 0400, mi_lat_dir, NULL,
+			    &mi_lat_alloc_table_fops);
 	return 0;
 }
 

@@ -18,6 +18,8 @@ KPROBES=$MI_DEBUGFS/kprobes/list
 cg_mounted=
 frag_pid=
 proactive=
+boost=
+PA=
 T=
 cleanup()
 {
@@ -25,7 +27,9 @@ cleanup()
 	[ -n "$frag_pid" ] && kill "$frag_pid" 2> /dev/null && wait "$frag_pid" 2> /dev/null
 	helper_unload pages_o4 pages
 	[ -n "$proactive" ] && echo "$proactive" > /proc/sys/vm/compaction_proactiveness
+	[ -n "$boost" ] && echo "$boost" > /proc/sys/vm/watermark_boost_factor
 	[ -n "$T" ] && rm -rf "$T"
+	[ -n "$PA" ] && rm -rf "$PA"
 	[ -d "$CG/mi-lat" ] && rmdir "$CG/mi-lat" 2> /dev/null
 	[ -d "$CG/mi-lat-c" ] && rmdir "$CG/mi-lat-c" 2> /dev/null
 	[ -n "$cg_mounted" ] && umount "$CG"
@@ -48,6 +52,7 @@ eq()
 }
 
 require_file "$L/armed" || exit 0
+PA=$(mi_tmpdir latpa)
 # field KIND COLUMN: a column of the histograms file (docs/format.md)
 field()
 {
@@ -61,6 +66,25 @@ compact_stall()
 {
 	awk '$1 == "compact_stall" { print $2 }' /proc/vmstat
 }
+# pages the page allocator handed out (every zone's pgalloc_*), and the
+# same as latency/page_alloc counts them: each order's fast + slow - failed
+# allocations times 2^order
+pgalloc()
+{
+	awk '$1 ~ /^pgalloc_/ { s += $2 } END { print s + 0 }' /proc/vmstat
+}
+traced_pages()
+{
+	awk 'NR > 1 && !/^#/ { p = 1; for (i = 0; i < $1; i++) p *= 2; s += ($2 + $3 - $4) * p }
+		END { print s + 0 }' "$L/page_alloc"
+}
+# pa ORDER COLUMN [FILE]: a column of latency/page_alloc
+pa()
+{
+	awk -v o="$1" -v c="$2" 'NR > 1 && $1 == o { print $c }' "${3:-$L/page_alloc}"
+}
+# the page allocator's slow path as kallsyms names it (GCC may clone it)
+SLOW=$(awk '$3 ~ /^__alloc_pages_slowpath(\.|$)/ { print $3; exit }' /proc/kallsyms)
 
 eq "latency: disarmed at load" "$(cat "$L/armed")" 0
 for bad in 2 -1 x 01x; do
@@ -77,11 +101,34 @@ eq "latency: armed" "$(cat "$L/armed")" 1
 echo 1 > "$L/armed"
 eq "latency: arming twice keeps it armed" "$(cat "$L/armed")" 1
 echo 0 > "$L/armed"
+pg0=$(pgalloc)
 echo 1 > "$L/armed"
 eq "latency: arming resets direct_reclaim" "$(field direct_reclaim 2)" 0
 eq "latency: arming resets memcg_reclaim" "$(field memcg_reclaim 2)" 0
 eq "latency: arming resets direct_compaction" "$(field direct_compaction 2)" 0
 eq "latency: arming resets stallers" "$(grep -vc '^#' "$L/stallers")" 1
+# page_alloc right after arming: the orders the buddy allocator has, counts
+# of a moment (the guest allocates all the time)
+norders=$(awk '$1 == "Node" { print NF - 4; exit }' /proc/buddyinfo)
+eq "latency: page_alloc has a record per order (buddyinfo's $norders)" \
+	"$(awk 'NR > 1 && !/^#/ { n++ } END { print n + 0 }' "$L/page_alloc")" "$norders"
+eq "latency: histograms has a page_alloc_slow_order_N record per order" \
+	"$(grep -c '^page_alloc_slow_order_' "$L/histograms")" "$norders"
+# the capability: yes with the slow path kallsyms names, else no saying why
+if [ "$(cap_available latency.page_alloc)" = yes ]; then
+	d=$(cap_detail latency.page_alloc)
+	check "latency: page_alloc capability names kallsyms' slow path ($SLOW)" \
+		[ -n "$SLOW" -a "${d#*kretprobe on "$SLOW",}" != "$d" ]
+	if [ -r "$KPROBES" ]; then
+		check "latency: armed, $SLOW is in the kprobes list" grep -q "$SLOW" "$KPROBES"
+	fi
+elif [ -z "$SLOW" ]; then
+	d=$(cap_detail latency.page_alloc)
+	check "latency: page_alloc capability says the slow path is not in kallsyms" \
+		[ "${d#*no __alloc_pages_slowpath in kallsyms}" != "$d" ]
+else
+	fail "latency: page_alloc unavailable although kallsyms has $SLOW: $(cap_detail latency.page_alloc)"
+fi
 before=$(allocstall)
 cs0=$(compact_stall)
 
@@ -119,10 +166,14 @@ fi
 # free pages.  The helper then holds order-4 blocks (GFP_KERNEL, a costly
 # order: compaction is tried first), first all but 24 MiB of the margin,
 # then 4 MiB more per write, until compact_stall has moved or the blocks
-# reach the margin plus a quarter of frag's memory (kcompactd, woken by the
-# same failures, compacts too: the number of direct stalls varies).  Each write is a dd (in
-# the cgroup mi-lat-c when the cgroup2 tree is mounted), whose pid the
-# stallers table must name.
+# reach the margin plus three quarters of frag's holes (FRAG * 3 / 8 MiB).
+# kcompactd compacts too, in the background, and what it merges is taken
+# without a stall: watermark boosting (watermark_boost_factor, which wakes
+# kswapd and then kcompactd on every fallback of a block to another
+# migratetype) is off for the phase, and the blocks may go on past what
+# kcompactd merged (a CI run stopped at a quarter of the holes, no stall).
+# Each write is a dd (in the cgroup mi-lat-c when the cgroup2 tree is
+# mounted), whose pid the stallers table must name.
 FRAG=192
 MARGIN=$(($(awk '$1 == "high" { s += $2 } END { print s + 0 }' /proc/zoneinfo) / 256 + 24))
 cs1=
@@ -140,6 +191,10 @@ else
 	if [ -w /proc/sys/vm/compaction_proactiveness ]; then
 		proactive=$(cat /proc/sys/vm/compaction_proactiveness)
 		echo 0 > /proc/sys/vm/compaction_proactiveness
+	fi
+	if [ -w /proc/sys/vm/watermark_boost_factor ]; then
+		boost=$(cat /proc/sys/vm/watermark_boost_factor)
+		echo 0 > /proc/sys/vm/watermark_boost_factor
 	fi
 	echo 3 > /proc/sys/vm/drop_caches
 	free=$(meminfo MemFree)
@@ -159,7 +214,8 @@ else
 		cs1=$(compact_stall)
 		ev1=$(field direct_compaction 2)
 		n=$(((MARGIN - 24) * 16 - 64))
-		max=$(((MARGIN + FRAG / 4) * 16))
+		max=$(((MARGIN + FRAG * 3 / 8) * 16))
+		kd1=$(awk '$1 == "compact_daemon_wake" { print $2 }' /proc/vmstat)
 		: > "$T/pids"
 		t0=$(cut -d. -f1 /proc/uptime)
 		while [ $n -lt $max ] && [ "$(compact_stall)" -eq "$cs1" ]; do
@@ -178,6 +234,10 @@ else
 		ev2=$(field direct_compaction 2)
 		diag "latency: $(cat "$MI_TEST_DIR/pages_o4") order-4 blocks held in $(($(cut -d. -f1 /proc/uptime) - t0)) s, compact_stall +$((cs2 - cs1)), kprobes: $(grep -c try_to_compact_pages "$KPROBES" 2> /dev/null)"
 		check "latency: direct compaction stalls happened ($((cs2 - cs1)))" [ $((cs2 - cs1)) -gt 0 ]
+		if [ $((cs2 - cs1)) -eq 0 ]; then
+			diag "latency: compact_daemon_wake +$(($(awk '$1 == "compact_daemon_wake" { print $2 }' /proc/vmstat) - ${kd1:-0})), MemFree $(meminfo MemFree) kB, buddyinfo:"
+			sed 's/^/# /' /proc/buddyinfo
+		fi
 		eq "latency: direct_compaction events = compact_stall delta (workload)" \
 			$((ev2 - ev1)) $((cs2 - cs1))
 		b=$(field direct_compaction 5 | tr , '\n' | awk '{ s += $1 } END { print s + 0 }')
@@ -208,17 +268,76 @@ else
 	frag_pid=
 	helper_unload pages_o4 pages
 	[ -n "$cg" ] && rmdir "$cg"
+	[ -n "$boost" ] && echo "$boost" > /proc/sys/vm/watermark_boost_factor
+	boost=
 	diag "latency: direct compaction phase $(($(cut -d. -f1 /proc/uptime) - t00)) s"
+fi
+
+# -- page allocations of known orders: the helper's, counted by order -------
+if [ "$(cap_available latency.page_alloc)" != yes ] && [ -n "$SLOW" ]; then
+	skip "latency: page_alloc counts the helper's allocations" "$(cap_detail latency.page_alloc)"
+elif ! insmod "$MI_TEST_KO"; then
+	fail "latency: insmod $MI_TEST_KO"
+else
+	cat "$L/page_alloc" > "$PA/pa1"
+	echo "pages 0 20000" > "$MI_TEST_DIR/fault_alloc"
+	echo "pages 3 2000" > "$MI_TEST_DIR/fault_alloc"
+	cat "$L/page_alloc" > "$PA/pa2"
+	for o in 0 3; do
+		want=20000
+		[ $o = 3 ] && want=2000
+		d=$(($(pa $o 2 "$PA/pa2") + $(pa $o 3 "$PA/pa2") - $(pa $o 4 "$PA/pa2") -
+			$(pa $o 2 "$PA/pa1") - $(pa $o 3 "$PA/pa1") + $(pa $o 4 "$PA/pa1")))
+		check "latency: page_alloc order $o counted the helper's $want allocations ($d)" [ "$d" -ge "$want" ]
+	done
+	rm -f "$PA/pa1" "$PA/pa2"
+	helper_unload
 fi
 
 cs_end=$(compact_stall)
 echo 0 > "$L/armed"
+pg_end=$(pgalloc)
 after=$(allocstall)
 eq "latency: direct_reclaim events = allocstall delta" \
 	"$(field direct_reclaim 2)" $((after - before))
 eq "latency: direct_compaction events = compact_stall delta (armed window)" \
 	"$(field direct_compaction 2)" $((cs_end - cs0))
 eq "latency: disarmed" "$(cat "$L/armed")" 0
+# the armed window's page allocations against the kernel's pgalloc_*: not
+# more than the pages it handed out (alloc_pages_bulk(), vmalloc's, hands
+# out pages without the tracepoint: not counted)
+tp=$(traced_pages)
+check "latency: page_alloc's pages ($tp) within [1, the armed window's pgalloc delta $((pg_end - pg0))]" \
+	[ "$tp" -ge 1 -a "$tp" -le $((pg_end - pg0)) ]
+diag "latency: page_alloc counted $tp pages, pgalloc moved $((pg_end - pg0)) (bulk allocations are not traced)"
+# the slow path: as many as the histograms' lines, whose buckets sum to
+# them, and at least one per compaction or direct reclaim stall (both
+# happen only inside it)
+bad=$(awk -v f="$L/histograms" 'NR > 1 && !/^#/ { slow[$1] = $3 }
+	END {
+		while ((getline l < f) > 0) {
+			n = split(l, a, " ")
+			if (a[1] !~ /^page_alloc_slow_order_/) continue
+			o = substr(a[1], 23); m = split(a[5], b, ","); s = 0
+			for (i = 1; i <= m; i++) s += b[i]
+			if (s != a[2] || a[2] != slow[o]) print o ": slow " slow[o] ", events " a[2] ", buckets " s
+		}
+	}' "$L/page_alloc")
+eq "latency: page_alloc slow = page_alloc_slow_order_N events = its buckets' sum" "$bad" ""
+slow=$(awk 'NR > 1 && !/^#/ { s += $3 } END { print s + 0 }' "$L/page_alloc")
+un=$(field page_alloc_slow_order_0 4)
+stalls=$(max $((cs_end - cs0)) $((after - before)))
+if [ "$(cap_available latency.page_alloc)" = yes ]; then
+	check "latency: page_alloc slow ($slow) + unpaired ($un) >= compaction/reclaim stalls ($stalls)" \
+		[ $((slow + ${un:-0})) -ge "$stalls" ]
+fi
+if [ -r "$KPROBES" ] && [ -n "$SLOW" ]; then
+	eq "latency: disarmed, no probe on $SLOW in the kprobes list" "$(grep -c "$SLOW" "$KPROBES")" 0
+fi
+cp "$L/page_alloc" "$PA/pa3"
+echo 1 > /proc/sys/vm/drop_caches
+eq "latency: disarmed, page_alloc counts nothing" "$(cat "$L/page_alloc")" "$(cat "$PA/pa3")"
+rm -f "$PA/pa3"
 if [ -r "$KPROBES" ]; then
 	eq "latency: disarmed, no probe on try_to_compact_pages in the kprobes list" \
 		"$(grep -c try_to_compact_pages "$KPROBES")" 0
