@@ -47,7 +47,7 @@ struct process_opts {
 	const char *pid;	/* mm, vmas: the optional PID argument */
 };
 
-/* pressure, latency (cmd_pressure.c) */
+/* pressure (cmd_pressure.c), latency (cmd_latency.c) */
 struct stall_opts {
 	bool table;		/* pressure --table: the N(+D) table under --watch */
 	bool open;		/* pressure --watch: fd is the open pressure file */
@@ -55,6 +55,7 @@ struct stall_opts {
 	struct timespec last;	/* the open or previous read (latency: round) */
 	unsigned long lines;	/* pressure --watch: lines printed, for the header */
 	struct mi_table *prev;	/* latency --watch: the previous round */
+	struct mi_table *prev_pa;	/* latency --watch: its page_alloc */
 };
 
 /* allocs (cmd_allocs.c); --top is slab_opts' */
@@ -124,8 +125,11 @@ int cmd_zones(const struct mi_cli *c, struct cmd_opts *o);
 int cmd_buddy(const struct mi_cli *c, struct cmd_opts *o);
 int cmd_frag(const struct mi_cli *c, struct cmd_opts *o);
 
-/* cmd_pressure.c: pressure --watch (unless --table), latency */
+/* cmd_pressure.c: pressure --watch (unless --table) */
 int cmd_pressure_lines(const struct mi_cli *c, struct cmd_opts *o);
+/* seconds from a to b (cmd_pressure.c) */
+double elapsed(const struct timespec *a, const struct timespec *b);
+/* cmd_latency.c */
 int cmd_latency(const struct mi_cli *c, struct cmd_opts *o);
 
 /* cmd_slab.c */

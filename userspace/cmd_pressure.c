@@ -7,7 +7,6 @@
  */
 #include "access.h"
 #include "cli.h"
-#include "hist.h"
 #include "output.h"
 #include "parse.h"
 #include "status.h"
@@ -109,7 +108,7 @@ static void fmt_rate(char *buf, size_t len, double rate)
 	snprintf(buf, len, rate == 0 ? "0" : rate < 99.95 ? "%.1f" : "%.0f", rate);
 }
 
-static double elapsed(const struct timespec *a, const struct timespec *b)
+double elapsed(const struct timespec *a, const struct timespec *b)
 {
 	return (double)(b->tv_sec - a->tv_sec) + (double)(b->tv_nsec - a->tv_nsec) / 1e9;
 }
@@ -222,152 +221,4 @@ static int pressure_watch(const struct mi_cli *c, struct stall_opts *s)
 int cmd_pressure_lines(const struct mi_cli *c, struct cmd_opts *o)
 {
 	return pressure_watch(c, &o->stall);
-}
-
-/* ---- latency: the histograms ---- */
-
-/* latency/armed: 1, 0, or -1 when it cannot be read */
-static int read_armed(const struct mi_access *a)
-{
-	size_t len = strlen(a->dir) + sizeof("/latency/armed");
-	char *path = malloc(len), buf[8] = "";
-	FILE *f;
-	int v = -1;
-
-	if (!path)
-		return -1;
-	snprintf(path, len, "%s/latency/armed", a->dir);
-	f = fopen(path, "r");
-	if (f) {
-		if (fgets(buf, sizeof(buf), f) && (buf[0] == '0' || buf[0] == '1') &&
-		    (buf[1] == '\n' || !buf[1]))
-			v = buf[0] - '0';
-		fclose(f);
-	}
-	free(path);
-	return v;
-}
-
-static void json_u64(struct json *j, const char *key, unsigned long long v)
-{
-	char num[24];
-
-	snprintf(num, sizeof(num), "%llu", v);
-	if (key)
-		json_key(j, key);
-	json_value(j, num);
-}
-
-static void json_hist(struct json *j, const struct mi_hist *h)
-{
-	json_begin_object(j);
-	json_key(j, "kind");
-	json_string(j, h->kind);
-	json_u64(j, "events", h->events);
-	json_u64(j, "sum_ns", h->sum_ns);
-	json_key(j, "mean_ns");
-	if (h->events)
-		json_u64(j, NULL, h->sum_ns / h->events);
-	else
-		json_null(j);
-	json_u64(j, "unpaired", h->unpaired);
-	json_key(j, "buckets");
-	json_begin_array(j);
-	for (size_t i = 0; i < h->nb; i++) {
-		json_begin_object(j);
-		json_u64(j, "lo_ns", hist_lo_ns(i));
-		json_key(j, "hi_ns");
-		if (hist_hi_ns(h, i))
-			json_u64(j, NULL, hist_hi_ns(h, i));
-		else
-			json_null(j);
-		json_u64(j, "count", h->b[i]);
-		json_end_object(j);
-	}
-	json_end_array(j);
-	json_end_object(j);
-}
-
-/*
- * Every kind's histogram; under --watch from the second round on, the
- * difference from the previous round (a re-arming in between zeroes the
- * counts: that round shows the counts since the arming, and says so).
- */
-int cmd_latency(const struct mi_cli *c, struct cmd_opts *o)
-{
-	struct stall_opts *s = &o->stall;
-	struct mi_table *t;
-	struct timespec now;
-	struct json j;
-	const char *since = "since arming";
-	char what[64];
-	bool reset = false;
-	int armed, st = view_load(c, "latency/histograms", &t);
-
-	if (st)
-		return st;	/* the view checked the fields and every bucket list */
-	armed = read_armed(&c->acc);
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	if (s->prev) {
-		snprintf(what, sizeof(what), "last %.1f s", elapsed(&s->last, &now));
-		since = what;
-	}
-	if (c->json) {
-		json_init(&j, stdout);
-		json_begin_object(&j);
-		json_key(&j, "armed");
-		if (armed < 0)
-			json_null(&j);
-		else
-			json_value(&j, armed ? "1" : "0");	/* the knob's value */
-		json_key(&j, "interval_ms");
-		if (s->prev) {
-			char num[32];
-
-			snprintf(num, sizeof(num), "%lld",
-				 (long long)(elapsed(&s->last, &now) * 1000 + 0.5));
-			json_value(&j, num);
-		} else {
-			json_null(&j);
-		}
-		json_key(&j, "kinds");
-		json_begin_array(&j);
-	} else if (armed == 0) {
-		printf("# disarmed: nothing is measured; echo 1 > %s/latency/armed (docs/latency.md)\n",
-		       c->acc.dir);
-	}
-	for (size_t r = 0; r < mi_nrecords(t); r++) {
-		struct mi_hist cur, old, shown;
-		long p = s->prev ? mi_find(s->prev, "kind", mi_get(t, r, "kind")) : -1;
-
-		hist_parse(t, r, &cur);	/* view_load checked it */
-		shown = cur;
-		if (p >= 0 && hist_parse(s->prev, (size_t)p, &old) && !hist_sub(&shown, &cur, &old)) {
-			shown = cur;
-			reset = true;
-		}
-		if (c->json) {
-			json_hist(&j, &shown);
-		} else {
-			if (r == 0)
-				printf("# %s\n", since);
-			hist_print(&shown);
-		}
-	}
-	if (c->json) {
-		json_end_array(&j);
-		json_key(&j, "reset");
-		json_value(&j, reset ? "1" : "0");
-		json_end_object(&j);
-		json_finish(&j);
-	} else if (reset) {
-		printf("# re-armed since the previous round: these are the counts since the arming\n");
-	}
-	view_notes_to_stderr(t, "latency/histograms");
-	mi_table_free(s->prev);
-	s->prev = c->watch ? t : NULL;
-	if (!c->watch)
-		mi_table_free(t);
-	s->last = now;
-	return ST_OK;
 }

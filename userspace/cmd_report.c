@@ -27,10 +27,11 @@
 static const struct dir_row {
 	const char *name;
 	const char *report[4];	/* NULL-terminated */
-	const char *export[2];
+	const char *export[3];
 } dir_rows[] = {
 	{ "fault", { "fault/settings", "fault/stats", "fault/log" }, { "fault/stats" } },
-	{ "latency", { "latency/histograms" }, { "latency/histograms" } },
+	{ "latency", { "latency/histograms", "latency/page_alloc" },
+	  { "latency/histograms", "latency/page_alloc" } },
 	{ "allocs", { "allocs/table", "allocs/outstanding" }, { "allocs/table" } },
 };
 

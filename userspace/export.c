@@ -96,6 +96,12 @@ static const struct prom_rule prom_rules[] = {
 	{ .file = "pressure", .labels = "section scope name unit", .skip = "delta" },
 	/* meminspect_latency_seconds_bucket{kind,le}, _sum, _count (hist.c) */
 	{ .file = "latency/histograms", .shape = PROM_HISTOGRAM },
+	/*
+	 * latency/page_alloc (docs/latency.md): meminspect_latency_page_alloc_
+	 * fast_total{order="0"}, _slow_total, _failed_total; since arming.
+	 */
+	{ .file = "latency/page_alloc", .metric = "latency_page_alloc", .labels = "order",
+	  .counters = "fast slow failed" },
 	{ .file = "mm", .left_out = "the reading process's own memory (meminspect mm PID, top)" },
 	{ .file = "vmas", .left_out = "the reading process's own mappings (meminspect vmas PID)" },
 	/*

@@ -85,6 +85,22 @@ int check_latency(const struct mi_table *t)
 	return ST_OK;
 }
 
+/* latency/page_alloc: a record per order, every count an integer */
+int check_page_alloc(const struct mi_table *t)
+{
+	static const char *const counts[] = { "order", "fast", "slow", "failed" };
+	unsigned long long v;
+
+	for (size_t r = 0; r < mi_nrecords(t); r++) {
+		for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++)
+			if (!get_u64(t, r, counts[i], &v))
+				return ST_FORMAT;
+		if ((size_t)mi_find(t, "order", mi_get(t, r, "order")) != r)
+			return view_format_error(t, r, "duplicate order", mi_get(t, r, "order"));
+	}
+	return ST_OK;
+}
+
 bool hist_sub(struct mi_hist *out, const struct mi_hist *cur, const struct mi_hist *prev)
 {
 	if (cur->nb != prev->nb || cur->events < prev->events || cur->sum_ns < prev->sum_ns ||

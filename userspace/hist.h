@@ -34,6 +34,8 @@ unsigned long long hist_hi_ns(const struct mi_hist *h, size_t i);
 bool hist_parse(const struct mi_table *t, size_t rec, struct mi_hist *h);
 /* The view's check: every record parses. */
 int check_latency(const struct mi_table *t);
+/* latency/page_alloc's check: integer counts, one record per order. */
+int check_page_alloc(const struct mi_table *t);
 
 /*
  * cur - prev, kind by kind (the same kind in both); false when a count went

@@ -108,9 +108,10 @@ static const struct command commands[] = {
 	  "--table --watch SECONDS prints the whole table each round instead, with\n"
 	  "N(+D) for what moved, as for zones; --count N stops after N rounds.\n" },
 	{ "latency", cmd_latency, CMD_WATCH,
-	  "how long tasks stalled in reclaim: histograms, as bpftrace's hist()",
+	  "how long tasks stalled in reclaim, page allocations by order: histograms",
 	  "Prints the module's latency/histograms as bpftrace prints hist(): per kind\n"
-	  "(direct_reclaim, memcg_reclaim) a line with events, sum, mean and\n"
+	  "(direct_reclaim, memcg_reclaim, direct_compaction, and the page\n"
+	  "allocator's slow path of each order that took it) a line with events, sum, mean and\n"
 	  "unpaired, then one row per bucket of 2^i ns from the first to the last\n"
 	  "non-empty one: [lo, hi) (in ns/us/ms/s, 3 digits), count, a bar of @\n"
 	  "(docs/latency.md).  The counts are since the module's latency/armed knob\n"
@@ -119,7 +120,10 @@ static const struct command commands[] = {
 	  "interval's histogram (the difference of two reads); --count N.\n"
 	  "--json: {\"armed\": 1, \"interval_ms\": null, \"kinds\": [{\"kind\": ...,\n"
 	  "\"events\": N, \"sum_ns\": N, \"mean_ns\": N, \"unpaired\": N, \"buckets\":\n"
-	  "[{\"lo_ns\": 0, \"hi_ns\": 2, \"count\": N}, ...]}], \"reset\": 0}.\n" },
+	  "[{\"lo_ns\": 0, \"hi_ns\": 2, \"count\": N}, ...]}], \"page_alloc\":\n"
+	  "[{\"order\": 0, \"fast\": N, \"slow\": N, \"failed\": N}, ...], \"reset\": 0}.\n"
+	  "Then latency/page_alloc: per order, page allocations that found their\n"
+	  "page on the fast path, took the slow path, or failed.\n" },
 	{ "report", cmd_report, CMD_WATCH, "every file the module offers, one table each",
 	  "Prints every file that capabilities lists with kind=file, each under a\n"
 	  "\"== FILE ==\" heading; unavailable files are listed with the reason.\n"

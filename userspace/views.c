@@ -186,6 +186,8 @@ static const char *const frag_fields[] = { "node", "zone", "order", NULL };
 static const char *const latency_fields[] = { "kind", "events", "sum_ns", "unpaired", "buckets",
 					      NULL };
 
+static const char *const page_alloc_fields[] = { "order", "fast", "slow", "failed", NULL };
+
 static const char *const allocs_fields[] = {
 	"live_objs", "live_bytes", "live_bytes_alloc", "allocs", "frees", "rate", "site", NULL };
 
@@ -207,6 +209,7 @@ static const struct file_view {
 	{ "fragmentation_types", frag_fields, check_zone_table, json_zone_table },
 	/* buckets as an array of counts */
 	{ "latency/histograms", latency_fields, check_latency, json_zone_table },
+	{ "latency/page_alloc", page_alloc_fields, check_page_alloc, json_records },
 	/* the "# allocs:" note's pairs, then the sites (cmd_allocs.c) */
 	{ "allocs/table", allocs_fields, check_allocs, json_allocs },
 	{ "allocs/outstanding", outstanding_fields, check_allocs_outstanding, json_allocs },

@@ -259,3 +259,53 @@ run "$M" --dir "$SX" --json report
 [ -n "$out" ] && jq -e '.latency.histograms | length > 0 and all(.[]; (.buckets | type) == "array")' \
 	>/dev/null <<<"$out"
 ok $? "report --json: latency/histograms by its capabilities row, buckets as arrays" "$out"
+
+# ---- latency/page_alloc: allocations by order, fast and slow path ----
+# fixtures/pagealloc/ is a 7.3 guest, latency armed, with the helper holding
+# all but 60 MiB (below DMA32's low watermark): page_alloc and histograms,
+# then the same after order-3 allocations (.later).  stall/latency/page_alloc
+# is a copy (that fixture predates the file; report and export read it).
+PX=$FX/pagealloc
+run "$M" --dir "$PX" latency
+is "latency (page_alloc fixture): exit 0" "0 " "$rc $err"
+want=$(awk 'NR > 1 && ($2 + $3 + $4) > 0 { print $1, $2, $3, $4 }' "$PX/latency/page_alloc")
+got=$(awk '/^page allocations/ { f = 1; getline; next } f && NF == 4 { print $1, $2, $3, $4 } f && NF == 0 { f = 0 }' <<<"$out")
+is "latency: the page allocations table holds each order with a count, as the file" "$want" "$got"
+want=$(awk '$1 ~ /^page_alloc_slow_order_/ && $2 > 0 { print "@" $1 ":" }' "$PX/latency/histograms" | xargs)
+is "latency: a histogram for each order that took the slow path, none for the others" "$want" \
+	"$(grep -o '^@page_alloc_slow_order_[0-9]*:' <<<"$out" | xargs)"
+[ -n "$want" ]
+ok $? "fixtures: some order took the slow path" "$want"
+run "$M" --dir "$PX" --json latency
+[ -n "$out" ] && jq -e --slurpfile f <(awk 'NR > 1 { print "[" $1 "," $2 "," $3 "," $4 "]" }' "$PX/latency/page_alloc") '
+	[.page_alloc[] | [.order, .fast, .slow, .failed]] == $f' >/dev/null <<<"$out"
+ok $? "latency --json: page_alloc is the file's records, counts as numbers (jq)" "$out"
+mkdir -p "$tmp/np/latency"
+cp "$SX/latency/histograms" "$SX/latency/armed" "$tmp/np/latency/"
+run "$M" --dir "$tmp/np" --json latency
+jq -e '.page_alloc == null' >/dev/null <<<"$out"
+is "latency --json: page_alloc is null where the directory has no page_alloc (an older module)" "0 " "$? $err"
+# --watch: the second round's page_alloc is the difference of the two reads
+mkdir -p "$tmp/pw/latency"
+cp "$PX/latency/histograms" "$PX/latency/page_alloc" "$PX/latency/armed" "$tmp/pw/latency/"
+"$M" --dir "$tmp/pw" --json latency --watch 1 --count 2 >"$tmp/pw.out" 2>"$tmp/pw.err" &
+wpid=$!
+wait_grep '"reset"' "$tmp/pw.out"
+cp "$PX/latency/histograms.later" "$tmp/pw/latency/histograms"
+cp "$PX/latency/page_alloc.later" "$tmp/pw/latency/page_alloc"
+wait "$wpid"
+want=$(awk 'FNR == 1 { next } FILENAME ~ /later/ { print $1 "=" $2 - f[$1] "," $3 - s[$1] "," $4 - x[$1]; next }
+	{ f[$1] = $2; s[$1] = $3; x[$1] = $4 }' "$PX/latency/page_alloc" "$PX/latency/page_alloc.later" | xargs)
+is "latency --watch: the second round's page_alloc is the difference of the two reads" "$want" \
+	"$(jq -s -r '.[1].page_alloc[] | "\(.order)=\(.fast),\(.slow),\(.failed)"' "$tmp/pw.out" | xargs)"
+run "$M" --dir "$PX" export --prometheus
+is "export of the page_alloc fixture: exit 0" "0 " "$rc $err"
+want=$(awk 'NR > 1 { print "meminspect_latency_page_alloc_fast_total{order=\"" $1 "\"} " $2
+		print "meminspect_latency_page_alloc_slow_total{order=\"" $1 "\"} " $3
+		print "meminspect_latency_page_alloc_failed_total{order=\"" $1 "\"} " $4 }' \
+	"$PX/latency/page_alloc" | sort)
+is "export: page_alloc's counts per order as counters" "$want" \
+	"$(grep '^meminspect_latency_page_alloc_' <<<"$out" | sort)"
+has "export: the slow path's histograms, by order" \
+	'meminspect_latency_seconds_count{kind="page_alloc_slow_order_2"} 300' "$out"
+promtool_ok "export of the page_alloc fixture: promtool check metrics is silent and exits 0" "$out" check metrics
