@@ -60,6 +60,11 @@ struct mi_lat_pending {
 };
 
 static struct mi_lat_pending mi_lat_pending[1 << MI_LAT_PENDING_BITS];
+/*
+ * Slots taken: while 0 (nearly always: a slot lives from a slow path's
+ * return to its tracepoint), the fast path reads this one word and no slot.
+ */
+static atomic_t mi_lat_pending_nr;
 /* returns that found their slot taken by another task: not timed */
 static atomic_long_t mi_lat_alloc_unpaired;
 
@@ -87,16 +92,21 @@ static struct mi_lat_pending *mi_lat_slot(unsigned long key)
 static void mi_lat_alloc_tp_probe(void *data, struct page *page,
 				  unsigned int order, gfp_t gfp, int migratetype)
 {
-	unsigned long key = mi_lat_key();
-	struct mi_lat_pending *p = mi_lat_slot(key);
+	unsigned long key;
+	struct mi_lat_pending *p;
 
 	if (unlikely(order >= MI_NR_ORDERS))
 		return;
-	if (unlikely(READ_ONCE(p->key) == key) && (!page || p->page == page)) {
+	if (likely(!atomic_read(&mi_lat_pending_nr)))
+		goto fast;
+	key = mi_lat_key();
+	p = mi_lat_slot(key);
+	if (READ_ONCE(p->key) == key && (!page || p->page == page)) {
 		/* only this task (in this context) writes its own slot */
 		u64 ns = p->ns;
 
 		smp_store_release(&p->key, 0);
+		atomic_dec(&mi_lat_pending_nr);
 		this_cpu_inc(mi_lat_alloc_cpu.slow[order].events);
 		this_cpu_add(mi_lat_alloc_cpu.slow[order].sum_ns, ns);
 		this_cpu_inc(mi_lat_alloc_cpu.slow[order].buckets[mi_lat_bucket(ns)]);
@@ -104,6 +114,7 @@ static void mi_lat_alloc_tp_probe(void *data, struct page *page,
 			this_cpu_inc(mi_lat_alloc_cpu.failed[order]);
 		return;
 	}
+fast:
 	if (likely(page))
 		this_cpu_inc(mi_lat_alloc_cpu.fast[order]);
 	else
@@ -123,10 +134,15 @@ static int mi_lat_slow_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 	struct mi_lat_pending *p = mi_lat_slot(key);
 	u64 ns = ktime_get_ns() - *(u64 *)ri->data;
 
-	if (READ_ONCE(p->key) != key && cmpxchg(&p->key, 0, key)) {
+	if (READ_ONCE(p->key) == key) {
+		/* ours, left by a call whose tracepoint did not take it */
+		atomic_long_inc(&mi_lat_alloc_unpaired);
+	} else if (cmpxchg(&p->key, 0, key)) {
 		/* another task's, between its return and its tracepoint */
 		atomic_long_inc(&mi_lat_alloc_unpaired);
 		return 0;
+	} else {
+		atomic_inc(&mi_lat_pending_nr);
 	}
 	p->page = (struct page *)regs_return_value(regs);
 	p->ns = ns;
@@ -182,6 +198,7 @@ static void mi_lat_alloc_reset(void)
 		memset(per_cpu_ptr(&mi_lat_alloc_cpu, cpu), 0,
 		       sizeof(struct mi_lat_alloc_cpu));
 	memset(mi_lat_pending, 0, sizeof(mi_lat_pending));
+	atomic_set(&mi_lat_pending_nr, 0);
 	atomic_long_set(&mi_lat_alloc_unpaired, 0);
 	mi_lat_slow_rp.nmissed = 0;
 }
