@@ -172,8 +172,12 @@ static bool mi_ksym_denied(const char *name)
  */
 unsigned long mi_ksym(const char *name)
 {
+	unsigned long addr;
+
 	if (!mi_lookup_ok || mi_ksym_denied(name))
 		return 0;
+	if (mi_ksyms_cache_lookup(name, &addr))
+		return addr;
 	cond_resched();
 	return static_call(mi_kallsyms_lookup_name)(name);
 }

@@ -24,6 +24,16 @@ bool mi_ksyms_available(void);
 unsigned long mi_ksym(const char *name);
 
 /*
+ * ksyms_cache.c: where kallsyms_lookup_name() is a linear search, module
+ * init reads kallsyms once into a table (fill, after mi_ksyms_init()) that
+ * answers mi_ksym() until init drops it; elsewhere these do nothing.
+ * lookup: true when the table answered (*addr 0: no such symbol).
+ */
+void mi_ksyms_cache_fill(void);
+void mi_ksyms_cache_drop(void);
+bool mi_ksyms_cache_lookup(const char *name, unsigned long *addr);
+
+/*
  * The lookups behind one capabilities row: whether all were found (and
  * whatever else the row depends on: a set may start with .ok false), and
  * the first symbol that was not, for mi_ksym_set_missing() to name.

@@ -105,6 +105,10 @@ static void mi_lat_alloc_tp_probe(void *data, struct page *page,
 		/* only this task (in this context) writes its own slot */
 		u64 ns = p->ns;
 
+		/*
+		 * release: the reads of ns and page are done before another
+		 * task's cmpxchg can claim the slot and rewrite them
+		 */
 		smp_store_release(&p->key, 0);
 		atomic_dec(&mi_lat_pending_nr);
 		this_cpu_inc(mi_lat_alloc_cpu.slow[order].events);
@@ -137,12 +141,12 @@ static int mi_lat_slow_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 	if (READ_ONCE(p->key) == key) {
 		/* ours, left by a call whose tracepoint did not take it */
 		atomic_long_inc(&mi_lat_alloc_unpaired);
-	} else if (cmpxchg(&p->key, 0, key)) {
+	} else if (!cmpxchg(&p->key, 0, key)) {
+		atomic_inc(&mi_lat_pending_nr);
+	} else {
 		/* another task's, between its return and its tracepoint */
 		atomic_long_inc(&mi_lat_alloc_unpaired);
 		return 0;
-	} else {
-		atomic_inc(&mi_lat_pending_nr);
 	}
 	p->page = (struct page *)regs_return_value(regs);
 	p->ns = ns;

@@ -91,6 +91,7 @@ static int __init mi_init(void)
 	int err;
 
 	mi_ksyms_init();
+	mi_ksyms_cache_fill();
 	mi_summary_init();
 	mi_slab_init();
 	mi_zones_init();
@@ -141,6 +142,7 @@ static int __init mi_init(void)
 		pr_err("cannot create the latency directory: %d\n", err);
 		goto remove_subdirs;
 	}
+	mi_ksyms_cache_drop();
 	return 0;
 
 /* the subdirectories' exits are safe after a failed or absent init */
@@ -154,6 +156,7 @@ remove_dir:
 	debugfs_remove_recursive(mi_dir);
 unregister_files:
 	mi_state_exit();
+	mi_ksyms_cache_drop();
 	return err;
 }
 

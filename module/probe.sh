@@ -47,6 +47,11 @@ probe()
 	grep -q -- "$3" "$2" 2>/dev/null && flag "$1"
 }
 
+# "kallsyms: Add helper kallsyms_on_each_match_symbol()" (4dc533e0f2c0,
+# v6.2), of the series that made kallsyms_lookup_name() a binary search
+# (60443c88f3a8): without it ksyms_cache.c reads kallsyms once at init.
+probe MI_HAVE_KALLSYMS_MATCH "$srctree/include/linux/kallsyms.h" kallsyms_on_each_match_symbol
+
 # "mm: memcontrol: account pagetables per node" (f0c0c115fb81, v5.11):
 # NR_PAGETABLE moved from zone_stat_item to node_stat_item.
 enum_has node_stat_item NR_PAGETABLE && flag MI_HAVE_NODE_PAGETABLE
