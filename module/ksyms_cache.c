@@ -29,6 +29,7 @@
 #include <linux/kallsyms.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/sched.h>
 #include <linux/static_call.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
@@ -38,7 +39,7 @@
 #ifndef MI_HAVE_KALLSYMS_MATCH
 
 #define MI_KSC_BITS	18	/* 262144 slots, 4 MiB: 5.10 has 105k symbols */
-#define MI_KSC_SLOTS	(1U << MI_KSC_BITS)
+#define MI_KSC_SLOTS	BIT(MI_KSC_BITS)
 #define MI_KSC_MAX	(MI_KSC_SLOTS / 4 * 3)	/* fuller: give up the table */
 
 struct mi_ksc_slot {
@@ -79,6 +80,10 @@ static int mi_ksc_add(void *data, const char *name, struct module *mod,
 	u64 hash = mi_ksc_hash(name);
 	struct mi_ksc_slot *slot = mi_ksc_find(hash);
 
+	/* process context, module_mutex the only lock held: may yield */
+	if (!(mi_ksc_used % 4096))
+		cond_resched();
+
 	if (slot->hash)
 		return 0;	/* a later symbol of the same name */
 	if (++mi_ksc_used > MI_KSC_MAX)
@@ -91,13 +96,13 @@ static int mi_ksc_add(void *data, const char *name, struct module *mod,
 void mi_ksyms_cache_fill(void)
 {
 	struct mutex *modules = (struct mutex *)mi_ksym("module_mutex");
-	unsigned long walk = mi_ksym("kallsyms_on_each_symbol");
+	struct mi_ksym_set set = MI_KSYM_SET_INIT;
 	int err;
 
-	if (!modules || !walk)
+	if (!modules ||
+	    !mi_ksym_static_call(&set, mi_kallsyms_on_each_symbol,
+				 "kallsyms_on_each_symbol"))
 		return;
-	static_call_update(mi_kallsyms_on_each_symbol,
-			   (typeof(&kallsyms_on_each_symbol))walk);
 	mi_ksc = vzalloc(array_size(MI_KSC_SLOTS, sizeof(*mi_ksc)));
 	if (!mi_ksc)
 		return;
