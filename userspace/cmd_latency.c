@@ -147,21 +147,76 @@ static void page_alloc_show(const struct mi_cli *c, struct stall_opts *s, struct
 		putchar('\n');
 }
 
-/* latency/page_alloc if this module has it; NULL without it */
-static struct mi_table *page_alloc_load(const struct mi_cli *c, int *st)
+/* latency/FILE if this module has it (page_alloc, stallers); NULL without it */
+static struct mi_table *latency_load(const struct mi_cli *c, const char *file, int *st)
 {
-	size_t len = strlen(c->acc.dir) + sizeof("/latency/page_alloc");
+	size_t len = strlen(c->acc.dir) + strlen(file) + 2;
 	struct mi_table *t = NULL;
 	char *path = malloc(len);
 
 	*st = ST_OK;
 	if (!path)
 		return NULL;
-	snprintf(path, len, "%s/latency/page_alloc", c->acc.dir);
+	snprintf(path, len, "%s/%s", c->acc.dir, file);
 	if (!access(path, F_OK))
-		*st = view_load(c, "latency/page_alloc", &t);
+		*st = view_load(c, file, &t);
 	free(path);
 	return t;
+}
+
+#define STALLERS_SHOWN 10	/* in text; --json has them all */
+
+/*
+ * latency/stallers as the module sorts it (longest total first): the tasks
+ * that stalled longest since arming, with their mean stall.  Not a round's
+ * difference under --watch: a task's row may be new, or gone with a re-arm.
+ */
+static void stallers_show(const struct mi_cli *c, struct json *j, const struct mi_table *t)
+{
+	unsigned long long over_ev = 0, over_ns = 0;
+	char total[16], mean[16];
+	size_t n = t ? mi_nrecords(t) : 0;
+
+	/* "overflow: events N stall_ns NS table 64": stalls in no row */
+	for (size_t i = 0; t && i < mi_nnotes(t); i++)
+		sscanf(mi_note(t, i), "overflow: events %llu stall_ns %llu", &over_ev, &over_ns);
+	if (c->json) {
+		json_key(j, "stallers");
+		if (t)
+			view_json_shape(j, t, "latency/stallers");
+		else
+			json_null(j);
+		json_key(j, "stallers_overflow");
+		if (t) {
+			json_begin_object(j);
+			json_u64(j, "events", over_ev);
+			json_u64(j, "stall_ns", over_ns);
+			json_end_object(j);
+		} else {
+			json_null(j);
+		}
+		return;
+	}
+	if (!n)
+		return;
+	printf("tasks that stalled longest since arming (latency/stallers):\n"
+	       "%8s %10s %8s %9s %9s  %s\n", "pid", "cgroup_id", "stalls", "total", "mean", "comm");
+	for (size_t r = 0; r < n && r < STALLERS_SHOWN; r++) {
+		unsigned long long ev = pa_count(t, r, "events"), ns = pa_count(t, r, "stall_ns");
+
+		hist_fmt_ns(total, sizeof(total), (double)ns);
+		hist_fmt_ns(mean, sizeof(mean), ev ? (double)ns / (double)ev : 0);
+		printf("%8s %10s %8llu %9s %9s  %s\n", mi_get(t, r, "pid"), mi_get(t, r, "cgroup_id"),
+		       ev, total, mean, mi_get(t, r, "comm"));
+	}
+	if (n > STALLERS_SHOWN)
+		printf("(%zu more: --json, or cat latency/stallers)\n", n - STALLERS_SHOWN);
+	if (over_ev) {
+		hist_fmt_ns(total, sizeof(total), (double)over_ns);
+		printf("(%llu stalls, %s, of tasks that found the table full: in no row)\n",
+		       over_ev, total);
+	}
+	putchar('\n');
 }
 
 /*
@@ -172,7 +227,7 @@ static struct mi_table *page_alloc_load(const struct mi_cli *c, int *st)
 int cmd_latency(const struct mi_cli *c, struct cmd_opts *o)
 {
 	struct stall_opts *s = &o->stall;
-	struct mi_table *t, *pa;
+	struct mi_table *t, *pa, *stl;
 	struct timespec now;
 	struct json j;
 	const char *since = "since arming";
@@ -182,8 +237,10 @@ int cmd_latency(const struct mi_cli *c, struct cmd_opts *o)
 
 	if (st)
 		return st;	/* the view checked the fields and every bucket list */
-	pa = page_alloc_load(c, &st);
+	pa = latency_load(c, "latency/page_alloc", &st);
+	stl = st ? NULL : latency_load(c, "latency/stallers", &st);
 	if (st) {
+		mi_table_free(pa);
 		mi_table_free(t);
 		return st;
 	}
@@ -241,6 +298,7 @@ int cmd_latency(const struct mi_cli *c, struct cmd_opts *o)
 	if (c->json)
 		json_end_array(&j);
 	page_alloc_show(c, s, &j, pa, &reset);
+	stallers_show(c, &j, stl);
 	if (c->json) {
 		json_key(&j, "reset");
 		json_value(&j, reset ? "1" : "0");
@@ -252,6 +310,7 @@ int cmd_latency(const struct mi_cli *c, struct cmd_opts *o)
 	view_notes_to_stderr(t, "latency/histograms");
 	view_keep_round(c, &s->prev, t);
 	view_keep_round(c, &s->prev_pa, pa);
+	mi_table_free(stl);
 	s->last = now;
 	return ST_OK;
 }

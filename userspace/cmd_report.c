@@ -30,7 +30,7 @@ static const struct dir_row {
 	const char *export[3];
 } dir_rows[] = {
 	{ "fault", { "fault/settings", "fault/stats", "fault/log" }, { "fault/stats" } },
-	{ "latency", { "latency/histograms", "latency/page_alloc" },
+	{ "latency", { "latency/histograms", "latency/page_alloc", "latency/stallers" },
 	  { "latency/histograms", "latency/page_alloc" } },
 	{ "allocs", { "allocs/table", "allocs/outstanding" }, { "allocs/table" } },
 };

@@ -85,6 +85,21 @@ int check_latency(const struct mi_table *t)
 	return ST_OK;
 }
 
+int check_stallers(const struct mi_table *t)
+{
+	static const char *const counts[] = { "pid", "cgroup_id", "events", "stall_ns" };
+	unsigned long long v;
+
+	for (size_t r = 0; r < mi_nrecords(t); r++) {
+		for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++)
+			if (!get_u64(t, r, counts[i], &v))
+				return ST_FORMAT;
+		if ((size_t)mi_find(t, "pid", mi_get(t, r, "pid")) != r)
+			return view_format_error(t, r, "duplicate pid", mi_get(t, r, "pid"));
+	}
+	return ST_OK;
+}
+
 /* latency/page_alloc: a record per order, every count an integer */
 int check_page_alloc(const struct mi_table *t)
 {

@@ -36,6 +36,8 @@ bool hist_parse(const struct mi_table *t, size_t rec, struct mi_hist *h);
 int check_latency(const struct mi_table *t);
 /* latency/page_alloc's check: integer counts, one record per order. */
 int check_page_alloc(const struct mi_table *t);
+/* latency/stallers' check: integers but comm, one record per pid. */
+int check_stallers(const struct mi_table *t);
 
 /*
  * cur - prev, kind by kind (the same kind in both); false when a count went

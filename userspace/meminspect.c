@@ -123,7 +123,8 @@ static const struct command commands[] = {
 	  "[{\"lo_ns\": 0, \"hi_ns\": 2, \"count\": N}, ...]}], \"page_alloc\":\n"
 	  "[{\"order\": 0, \"fast\": N, \"slow\": N, \"failed\": N}, ...], \"reset\": 0}.\n"
 	  "Then latency/page_alloc: per order, page allocations that found their\n"
-	  "page on the fast path, took the slow path, or failed.\n" },
+	  "page on the fast path, took the slow path, or failed; and latency/stallers:\n"
+	  "the 10 tasks that stalled longest since arming (--json: all, \"stallers\").\n" },
 	{ "report", cmd_report, CMD_WATCH, "every file the module offers, one table each",
 	  "Prints every file that capabilities lists with kind=file, each under a\n"
 	  "\"== FILE ==\" heading; unavailable files are listed with the reason.\n"

@@ -187,6 +187,8 @@ static const char *const latency_fields[] = { "kind", "events", "sum_ns", "unpai
 					      NULL };
 
 static const char *const page_alloc_fields[] = { "order", "fast", "slow", "failed", NULL };
+static const char *const stallers_fields[] = { "pid", "cgroup_id", "events", "stall_ns", "comm",
+					       NULL };
 
 static const char *const allocs_fields[] = {
 	"live_objs", "live_bytes", "live_bytes_alloc", "allocs", "frees", "rate", "site", NULL };
@@ -210,6 +212,7 @@ static const struct file_view {
 	/* buckets as an array of counts */
 	{ "latency/histograms", latency_fields, check_latency, json_zone_table },
 	{ "latency/page_alloc", page_alloc_fields, check_page_alloc, json_records },
+	{ "latency/stallers", stallers_fields, check_stallers, json_records },
 	/* the "# allocs:" note's pairs, then the sites (cmd_allocs.c) */
 	{ "allocs/table", allocs_fields, check_allocs, json_allocs },
 	{ "allocs/outstanding", outstanding_fields, check_allocs_outstanding, json_allocs },
@@ -246,9 +249,14 @@ int view_load(const struct mi_cli *c, const char *file, struct mi_table **t)
 	return st;
 }
 
-void view_json(struct json *j, const struct mi_table *t, const char *file)
+void view_json_shape(struct json *j, const struct mi_table *t, const char *file)
 {
 	view_of(file)->json(j, t);
+}
+
+void view_json(struct json *j, const struct mi_table *t, const char *file)
+{
+	view_json_shape(j, t, file);
 	view_notes_to_stderr(t, file);
 }
 

@@ -18,6 +18,8 @@ struct mi_table;
 int view_load(const struct mi_cli *c, const char *file, struct mi_table **t);
 /* t as its file's JSON shape; notes go to stderr (JSON has no place for them). */
 void view_json(struct json *j, const struct mi_table *t, const char *file);
+/* The same without the notes: for a command that reads them itself. */
+void view_json_shape(struct json *j, const struct mi_table *t, const char *file);
 /* The aligned table, notes after it. */
 int view_print(const struct mi_cli *c, const struct mi_table *t);
 /* A table, or with --json its records: what most commands end with. */

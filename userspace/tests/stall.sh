@@ -264,7 +264,8 @@ ok $? "report --json: latency/histograms by its capabilities row, buckets as arr
 # fixtures/pagealloc/ is a 7.3 guest, latency armed, with the helper holding
 # all but 60 MiB (below DMA32's low watermark): page_alloc and histograms,
 # then the same after order-3 allocations (.later).  stall/latency/page_alloc
-# is a copy (that fixture predates the file; report and export read it).
+# and stall/latency/stallers are copies of pagealloc's and stallers' (that
+# fixture predates the files; report and export read them).
 PX=$FX/pagealloc
 run "$M" --dir "$PX" latency
 is "latency (page_alloc fixture): exit 0" "0 " "$rc $err"
@@ -309,3 +310,48 @@ is "export: page_alloc's counts per order as counters" "$want" \
 has "export: the slow path's histograms, by order" \
 	'meminspect_latency_seconds_count{kind="page_alloc_slow_order_2"} 300' "$out"
 promtool_ok "export of the page_alloc fixture: promtool check metrics is silent and exits 0" "$out" check metrics
+
+# ---- latency/stallers: the tasks that stalled longest ----
+# fixtures/stallers/ is a 6.12 guest, latency armed, brd's page cache read
+# by dd twice in cgroup mi-a (memory.max 16 MiB, inode 28) and by cat in
+# mi-b (24 MiB, inode 66): memcg reclaim stalls
+TX=$FX/stallers
+run "$M" --dir "$TX" latency
+is "latency (stallers fixture): exit 0, nothing on stderr" "0 " "$rc $err"
+want=$(awk 'NR > 1 && !/^#/ { print $1, $2, $3, $NF }' "$TX/latency/stallers")
+got=$(awk '/^tasks that stalled longest/ { f = 1; getline; next } f && NF == 6 { print $1, $2, $3, $6 } f && NF == 0 { f = 0 }' <<<"$out")
+is "latency: the stallers table holds the file's tasks in its order: pid, cgroup_id, stalls, comm" "$want" "$got"
+# total and mean as the histograms print durations: 3.87s and 8.52ms for
+# 3870030680 ns over 454 stalls
+has "latency: a staller's total and mean stall in s/ms/us, 3 digits" \
+	"     169         28      454     3.87s    8.52ms  dd" "$out"
+[ "$(awk 'NR == 2 { print $5 }' "$TX/latency/stallers")" = dd ]
+ok $? "fixtures: the longest staller is a dd" "$(cat "$TX/latency/stallers")"
+run "$M" --dir "$TX" --json latency
+[ -n "$out" ] && jq -e --slurpfile f <(awk 'NR > 1 && !/^#/ { print "[" $1 "," $2 "," $3 "," $4 ",\"" $5 "\"]" }' "$TX/latency/stallers") '
+	[.stallers[] | [.pid, .cgroup_id, .events, .stall_ns, .comm]] == $f' >/dev/null <<<"$out"
+ok $? "latency --json: stallers are the file's records, numbers and comm (jq)" "$out"
+jq -e '.stallers_overflow == {"events": 0, "stall_ns": 0}' >/dev/null <<<"$out"
+is "latency --json: stallers_overflow from the file's note, nothing on stderr" "0 " "$? $err"
+mkdir -p "$tmp/ns/latency"
+cp "$TX/latency/histograms" "$TX/latency/armed" "$tmp/ns/latency/"
+run "$M" --dir "$tmp/ns" --json latency
+jq -e '.stallers == null' >/dev/null <<<"$out"
+is "latency --json: stallers is null where the directory has no stallers (an older module)" "0 " "$? $err"
+# more than 10 tasks: 10 rows in text and a line saying how many more
+mkdir -p "$tmp/sm/latency"
+cp "$TX/latency/histograms" "$TX/latency/armed" "$tmp/sm/latency/"
+{
+	echo "pid cgroup_id events stall_ns comm"
+	for i in $(seq 1 12); do echo "$((100 + i)) 1 1 $((1000 * (13 - i))) kworker/u4:$i x"; done
+	echo "# overflow: events 7 stall_ns 2500000 table 64"
+} >"$tmp/sm/latency/stallers"
+run "$M" --dir "$tmp/sm" latency
+is "latency: 10 stallers in text, then how many more; comm may hold a space" \
+	"10 (2 more: --json, or cat latency/stallers) kworker/u4:1 x" \
+	"$(grep -c '^ *1[01][0-9] ' <<<"$out") $(grep '^(.*more' <<<"$out") $(awk '$1 == 101 { print $6, $7 }' <<<"$out")"
+has "latency: the overflow note's stalls, said when there are some" \
+	"(7 stalls, 2.50ms, of tasks that found the table full: in no row)" "$out"
+run "$M" --dir "$TX" --json report
+[ -n "$out" ] && jq -e '.latency.stallers | length == 3' >/dev/null <<<"$out"
+ok $? "report --json: latency/stallers under the latency row" "$out"
