@@ -85,35 +85,37 @@ int check_latency(const struct mi_table *t)
 	return ST_OK;
 }
 
-int check_stallers(const struct mi_table *t)
+/*
+ * Every field of @counts (NULL-terminated) a count, and one record per
+ * value of the first (a JSON element and a label each: a duplicate would
+ * be one series twice).
+ */
+static int check_counts(const struct mi_table *t, const char *const *counts)
 {
-	static const char *const counts[] = { "pid", "cgroup_id", "events", "stall_ns" };
 	unsigned long long v;
 
 	for (size_t r = 0; r < mi_nrecords(t); r++) {
-		for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++)
-			if (!get_u64(t, r, counts[i], &v))
+		for (const char *const *f = counts; *f; f++)
+			if (!get_u64(t, r, *f, &v))
 				return ST_FORMAT;
-		if ((size_t)mi_find(t, "pid", mi_get(t, r, "pid")) != r)
-			return view_format_error(t, r, "duplicate pid", mi_get(t, r, "pid"));
+		if ((size_t)mi_find(t, counts[0], mi_get(t, r, counts[0])) != r)
+			return view_format_error(t, r, "duplicate key", mi_get(t, r, counts[0]));
 	}
 	return ST_OK;
 }
 
-/* latency/page_alloc: a record per order, every count an integer */
+int check_stallers(const struct mi_table *t)
+{
+	static const char *const counts[] = { "pid", "cgroup_id", "events", "stall_ns", NULL };
+
+	return check_counts(t, counts);
+}
+
 int check_page_alloc(const struct mi_table *t)
 {
-	static const char *const counts[] = { "order", "fast", "slow", "failed" };
-	unsigned long long v;
+	static const char *const counts[] = { "order", "fast", "slow", "failed", NULL };
 
-	for (size_t r = 0; r < mi_nrecords(t); r++) {
-		for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++)
-			if (!get_u64(t, r, counts[i], &v))
-				return ST_FORMAT;
-		if ((size_t)mi_find(t, "order", mi_get(t, r, "order")) != r)
-			return view_format_error(t, r, "duplicate order", mi_get(t, r, "order"));
-	}
-	return ST_OK;
+	return check_counts(t, counts);
 }
 
 bool hist_sub(struct mi_hist *out, const struct mi_hist *cur, const struct mi_hist *prev)
