@@ -383,7 +383,7 @@ static int mi_lat_attach(void)
 	mi_lat_compact_rp.kp.flags = 0;
 	/* enough instances for a task in compaction on every CPU, twice */
 	mi_lat_compact_rp.maxactive = max_t(int, 16, 2 * num_possible_cpus());
-	mi_lat_compact_err = register_kretprobe(&mi_lat_compact_rp);
+	WRITE_ONCE(mi_lat_compact_err, register_kretprobe(&mi_lat_compact_rp));
 	mi_lat_compact_attached = !mi_lat_compact_err;
 	err = mi_lat_alloc_attach();
 	if (err)
@@ -406,10 +406,10 @@ static ssize_t mi_lat_armed_write(struct file *file, const char __user *ubuf,
 	if (want && !mi_lat_armed) {
 		err = mi_lat_attach();
 		if (!err)
-			mi_lat_armed = true;
+			WRITE_ONCE(mi_lat_armed, true);
 	} else if (!want && mi_lat_armed) {
 		mi_lat_detach();
-		mi_lat_armed = false;
+		WRITE_ONCE(mi_lat_armed, false);
 	}
 	mutex_unlock(&mi_lat_lock);
 	return err ? err : count;
@@ -473,14 +473,20 @@ static int mi_lat_histograms_show(struct seq_file *m, void *unused)
 				 atomic_long_read(&mi_lat_unpaired[k]));
 	}
 	mi_lat_alloc_hist_show(m);
-	/* under the lock: the errors of the arming that is in force */
-	mutex_lock(&mi_lat_lock);
-	if (mi_lat_armed && mi_lat_compact_err)
-		seq_printf(m, "# direct_compaction: not attached: register_kretprobe error %d\n",
-			   mi_lat_compact_err);
-	if (mi_lat_armed)
+	/*
+	 * The errors of the arming in force, read without the lock: an arming
+	 * or disarming holds it for seconds (unregistering an optimized
+	 * kprobe waits for synchronize_rcu_tasks()), and readers must not
+	 * wait on it.  A read during one may miss or show its note.
+	 */
+	if (READ_ONCE(mi_lat_armed)) {
+		int err = READ_ONCE(mi_lat_compact_err);
+
+		if (err)
+			seq_printf(m, "# direct_compaction: not attached: register_kretprobe error %d\n",
+				   err);
 		mi_lat_alloc_note(m);
-	mutex_unlock(&mi_lat_lock);
+	}
 	return 0;
 }
 

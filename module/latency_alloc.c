@@ -225,17 +225,17 @@ int mi_lat_alloc_attach(void)
 		pr_warn("cannot attach to mm_page_alloc: %d\n", err);
 		return err;
 	}
-	mi_lat_alloc_tp_attached = true;
+	WRITE_ONCE(mi_lat_alloc_tp_attached, true);
 	if (!mi_lat_slow_sym)
 		return 0;
 	memset(&mi_lat_slow_rp.kp, 0, sizeof(mi_lat_slow_rp.kp));
 	mi_lat_slow_rp.kp.symbol_name = mi_lat_slow_sym;
 	/* tasks sleep in the slow path (reclaim): many at once */
 	mi_lat_slow_rp.maxactive = max_t(int, 64, 4 * num_possible_cpus());
-	mi_lat_slow_err = register_kretprobe(&mi_lat_slow_rp);
-	if (mi_lat_slow_err)
-		pr_warn("cannot attach to %s: %d\n", mi_lat_slow_sym,
-			mi_lat_slow_err);
+	err = register_kretprobe(&mi_lat_slow_rp);
+	WRITE_ONCE(mi_lat_slow_err, err);
+	if (err)
+		pr_warn("cannot attach to %s: %d\n", mi_lat_slow_sym, err);
 	return 0;
 }
 
@@ -245,13 +245,13 @@ void mi_lat_alloc_detach(void)
 	if (!mi_lat_slow_err) {
 		/* waits for handlers running now; nmissed stays readable */
 		unregister_kretprobe(&mi_lat_slow_rp);
-		mi_lat_slow_err = 1;
+		WRITE_ONCE(mi_lat_slow_err, 1);
 	}
 	if (mi_lat_alloc_tp_attached) {
 		tracepoint_probe_unregister(mi_lat_alloc_tp,
 					    mi_lat_alloc_tp_probe, NULL);
 		tracepoint_synchronize_unregister();
-		mi_lat_alloc_tp_attached = false;
+		WRITE_ONCE(mi_lat_alloc_tp_attached, false);
 	}
 }
 
@@ -300,12 +300,14 @@ void mi_lat_alloc_hist_show(struct seq_file *m)
 	kfree(sum);
 }
 
-/* While armed: why the slow path is not timed, if it is not. */
+/* While armed: why the slow path is not timed, if it is not (lockless). */
 void mi_lat_alloc_note(struct seq_file *m)
 {
-	if (mi_lat_alloc_tp_attached && mi_lat_slow_sym && mi_lat_slow_err)
+	int err = READ_ONCE(mi_lat_slow_err);
+
+	if (READ_ONCE(mi_lat_alloc_tp_attached) && mi_lat_slow_sym && err < 0)
 		seq_printf(m, "# page_alloc: slow path not attached: register_kretprobe(%s) error %d\n",
-			   mi_lat_slow_sym, mi_lat_slow_err);
+			   mi_lat_slow_sym, err);
 }
 
 /*

@@ -33,8 +33,8 @@ void mi_lat_hist_show(struct seq_file *m, const char *kind,
 		      const struct mi_lat_hist *sum, long unpaired);
 
 /*
- * latency_alloc.c, called by latency.c under its mutex (arming, disarming,
- * the histograms' read) and at init/exit.
+ * latency_alloc.c, called by latency.c: attach and detach under its mutex
+ * (arming, disarming), the rest without it (the reads) and at init.
  */
 void mi_lat_alloc_init(struct mi_cap *cap);
 int mi_lat_alloc_attach(void);
