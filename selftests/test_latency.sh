@@ -342,13 +342,16 @@ slow=$(awk 'NR > 1 && !/^#/ { s += $3 } END { print s + 0 }' "$L/page_alloc")
 un=$(field page_alloc_slow_order_0 4)
 stalls=$(max $((cs_end - cs0)) $((after - before)))
 if [ "$(cap_available latency.page_alloc)" != yes ]; then
-	skip "latency: page_alloc slow path >= compaction/reclaim stalls" "$(cap_detail latency.page_alloc)"
+	skip "latency: page_alloc slow path taken where compaction or reclaim stalled" "$(cap_detail latency.page_alloc)"
 elif [ -z "$vmevents" ]; then
-	skip "latency: page_alloc slow path >= compaction/reclaim stalls" \
+	skip "latency: page_alloc slow path taken where compaction or reclaim stalled" \
 		"no compact_stall or allocstall_* in /proc/vmstat (kernel built without CONFIG_VM_EVENT_COUNTERS)"
 else
-	check "latency: page_alloc slow ($slow) + unpaired ($un) >= compaction/reclaim stalls ($stalls)" \
-		[ $((slow + ${un:-0})) -ge "$stalls" ]
+	# one slow path may stall several times (it retries compaction and
+	# reclaim: 6.12-rt saw 3 stalls in 2 slow paths), so only: a stall
+	# means a slow path
+	check "latency: page_alloc slow ($slow) + unpaired ($un) >= 1 where compaction or reclaim stalled ($stalls)" \
+		[ "$stalls" -eq 0 -o $((slow + ${un:-0})) -ge 1 ]
 fi
 if [ -r "$KPROBES" ] && [ -n "$SLOW" ]; then
 	eq "latency: disarmed, no probe on $SLOW in the kprobes list" "$(grep -c "$SLOW" "$KPROBES")" 0
