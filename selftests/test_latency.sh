@@ -84,7 +84,9 @@ pa()
 	awk -v o="$1" -v c="$2" 'NR > 1 && $1 == o { print $c }' "${3:-$L/page_alloc}"
 }
 # the page allocator's slow path as kallsyms names it (GCC may clone it)
-SLOW=$(awk '$3 ~ /^__alloc_pages_slowpath(\.|$)/ { print $3; exit }' /proc/kallsyms)
+# (the names the module tries, not GCC's .cold parts: 7.3 lists
+# __alloc_pages_slowpath.constprop.0.cold first)
+SLOW=$(awk '$3 ~ /^__alloc_pages_slowpath(\.constprop\.0|\.isra\.0)?$/ { print $3; exit }' /proc/kallsyms)
 
 eq "latency: disarmed at load" "$(cat "$L/armed")" 0
 for bad in 2 -1 x 01x; do
@@ -303,8 +305,13 @@ after=$(allocstall)
 vmevents=
 grep -q '^pgalloc_' /proc/vmstat && vmevents=yes
 if [ -n "$vmevents" ]; then
-	eq "latency: direct_reclaim events = allocstall delta" \
-		"$(field direct_reclaim 2)" $((after - before))
+	# a direct reclaim still running at the disarm (khugepaged's, under
+	# TCG) is in allocstall but has no end while armed: 7.3 saw 1 event
+	# against 2; so events may not exceed the delta, and a delta means events
+	dr=$(field direct_reclaim 2)
+	diag "latency: direct_reclaim events $dr, allocstall delta $((after - before))"
+	check "latency: direct_reclaim events ($dr) <= allocstall delta ($((after - before))), > 0 where it is" \
+		[ "$dr" -le $((after - before)) -a \( $((after - before)) -eq 0 -o "$dr" -gt 0 \) ]
 	eq "latency: direct_compaction events = compact_stall delta (armed window)" \
 		"$(field direct_compaction 2)" $((cs_end - cs0))
 else
