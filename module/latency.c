@@ -273,6 +273,7 @@ static void mi_lat_find_tp(struct tracepoint *tp, void *priv)
 	for (i = 0; i < ARRAY_SIZE(mi_lat_tps); i++)
 		if (!strcmp(tp->name, mi_lat_tps[i].name))
 			mi_lat_tps[i].tp = tp;
+	mi_lat_alloc_find_tp(tp);
 }
 
 /*

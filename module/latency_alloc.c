@@ -159,7 +159,7 @@ static struct kretprobe mi_lat_slow_rp = {
 	.data_size = sizeof(u64),
 };
 
-static void mi_lat_alloc_find_tp(struct tracepoint *tp, void *priv)
+void mi_lat_alloc_find_tp(struct tracepoint *tp)
 {
 	if (!strcmp(tp->name, "mm_page_alloc"))
 		mi_lat_alloc_tp = tp;
@@ -176,7 +176,6 @@ void mi_lat_alloc_init(struct mi_cap *cap)
 {
 	unsigned int i;
 
-	for_each_kernel_tracepoint(mi_lat_alloc_find_tp, NULL);
 	for (i = 0; i < ARRAY_SIZE(mi_lat_slow_names) && !mi_lat_slow_sym; i++)
 		if (mi_ksym(mi_lat_slow_names[i]))
 			mi_lat_slow_sym = mi_lat_slow_names[i];

@@ -10,6 +10,7 @@
 #include <linux/log2.h>
 #include <linux/percpu.h>
 #include <linux/seq_file.h>
+#include <linux/tracepoint.h>
 #include <linux/types.h>
 
 #include "capabilities.h"
@@ -36,6 +37,8 @@ void mi_lat_hist_show(struct seq_file *m, const char *kind,
  * latency_alloc.c, called by latency.c: attach and detach under its mutex
  * (arming, disarming), the rest without it (the reads) and at init.
  */
+/* each kernel tracepoint of latency.c's one walk, before init */
+void mi_lat_alloc_find_tp(struct tracepoint *tp);
 void mi_lat_alloc_init(struct mi_cap *cap);
 int mi_lat_alloc_attach(void);
 void mi_lat_alloc_detach(void);

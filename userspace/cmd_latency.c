@@ -80,8 +80,8 @@ static void json_hist(struct json *j, const struct mi_hist *h)
 	json_end_object(j);
 }
 
-/* a count of latency/page_alloc's record r; 0 if absent (view_load checked it) */
-static unsigned long long pa_count(const struct mi_table *t, size_t r, const char *field)
+/* a count of record r (page_alloc, stallers); 0 if absent (view_load checked it) */
+static unsigned long long table_count(const struct mi_table *t, size_t r, const char *field)
 {
 	unsigned long long v = 0;
 	const char *s = mi_get(t, r, field);
@@ -116,9 +116,9 @@ static void page_alloc_show(const struct mi_cli *c, struct stall_opts *s, struct
 		unsigned long long v[3];
 
 		for (size_t i = 0; i < 3; i++) {
-			unsigned long long old = p >= 0 ? pa_count(s->prev_pa, (size_t)p, cols[i]) : 0;
+			unsigned long long old = p >= 0 ? table_count(s->prev_pa, (size_t)p, cols[i]) : 0;
 
-			v[i] = pa_count(t, r, cols[i]);
+			v[i] = table_count(t, r, cols[i]);
 			if (old > v[i])
 				*reset = true;
 			else
@@ -202,7 +202,7 @@ static void stallers_show(const struct mi_cli *c, struct json *j, const struct m
 	printf("tasks that stalled longest since arming (latency/stallers):\n"
 	       "%8s %10s %8s %9s %9s  %s\n", "pid", "cgroup_id", "stalls", "total", "mean", "comm");
 	for (size_t r = 0; r < n && r < STALLERS_SHOWN; r++) {
-		unsigned long long ev = pa_count(t, r, "events"), ns = pa_count(t, r, "stall_ns");
+		unsigned long long ev = table_count(t, r, "events"), ns = table_count(t, r, "stall_ns");
 
 		hist_fmt_ns(total, sizeof(total), (double)ns);
 		hist_fmt_ns(mean, sizeof(mean), ev ? (double)ns / (double)ev : 0);
