@@ -406,6 +406,12 @@ if [ -s "$T/pa" ]; then
 fi
 if [ -s "$T/st" ]; then
 	want=$(awk 'NR > 1 && !/^#/ && n++ < 10 { print $1 }' "$T/st" | xargs)
-	got=$(awk '/^tasks that stalled longest/ { s = 1; getline; next } s && NF >= 6 { print $1 } s && NF == 0 { s = 0 }' "$T/lat" | xargs)
+	# rows only: a pid first; the table's closing notes ("(N more: ...)")
+	# are not rows
+	got=$(awk '/^tasks that stalled longest/ { s = 1; getline; next } s && NF >= 6 && $1 ~ /^[0-9]+$/ { print $1 } s && NF == 0 { s = 0 }' "$T/lat" | xargs)
+	more=$(awk 'NR > 1 && !/^#/ { n++ } END { print (n > 10 ? n - 10 : 0) }' "$T/st")
+	gotmore=$(sed -n 's/^(\([0-9]*\) more: .*/\1/p' "$T/lat")
 	check "latency: the stallers table is latency/stallers' first 10 pids in order ($got)" [ "$got" = "$want" ]
+	check "latency: the stallers table says how many rows it left out ($more in the file, '${gotmore}' in the table)" \
+		[ "${gotmore:-0}" = "$more" ]
 fi
