@@ -8,7 +8,7 @@
  * since this open file's previous read (first read: since open): the
  * per-open state is the previous totals.  The psi records are
  * psi_system's memory averages and totals, as /proc/pressure/memory shows
- * them; psi_system is not exported, so it is looked up once at init and
+ * them, the totals with a per-open delta as the vmstat counters; psi_system is not exported, so it is looked up once at init and
  * its records are left out (with a note) where PSI is off.  The zone and
  * node records are free pages against the watermarks (/proc/zoneinfo) and
  * kswapd's state.  No lock is held while printing: each figure is one
@@ -73,9 +73,14 @@ static const char *const mi_pr_names[MI_PR_NR] = {
 	[MI_PR_REFAULT_FILE] = "workingset_refault_file",
 };
 
+/* psi_system's totals (us), kept per open file as the vmstat counters are */
+enum { MI_PSI_SOME, MI_PSI_FULL, MI_PSI_NR };
+
 struct mi_pressure_state {
 	u64 prev[MI_PR_NR];
 	u64 now[MI_PR_NR];
+	u64 psi_prev[MI_PSI_NR];
+	u64 psi_now[MI_PSI_NR];
 	unsigned long events[NR_VM_EVENT_ITEMS];	/* all_vm_events() scratch */
 };
 
@@ -98,6 +103,23 @@ static struct mi_cap_table mi_pressure_table;
 #ifdef CONFIG_PSI
 /* psi_system, when PSI is on; NULL otherwise (mi_pressure_init()). */
 static struct psi_group *mi_psi_system;
+
+/* psi_show(): the total in microseconds */
+static void mi_pressure_psi_snapshot(struct mi_pressure_state *st)
+{
+	struct psi_group *g = mi_psi_system;
+
+	if (!g)
+		return;
+	st->psi_now[MI_PSI_SOME] =
+		div_u64(READ_ONCE(g->total[PSI_AVGS][PSI_MEM_SOME]), NSEC_PER_USEC);
+	st->psi_now[MI_PSI_FULL] =
+		div_u64(READ_ONCE(g->total[PSI_AVGS][PSI_MEM_FULL]), NSEC_PER_USEC);
+}
+#else
+static void mi_pressure_psi_snapshot(struct mi_pressure_state *st)
+{
+}
 #endif
 
 static void mi_pressure_snapshot(struct mi_pressure_state *st)
@@ -106,6 +128,7 @@ static void mi_pressure_snapshot(struct mi_pressure_state *st)
 	u64 *v = st->now;
 	int i;
 
+	mi_pressure_psi_snapshot(st);
 	all_vm_events(ev);
 	v[MI_PR_ALLOCSTALL] = 0;
 	for (i = 0; i < MI_NR_STALL_ZONES; i++) {
@@ -187,7 +210,8 @@ static unsigned long mi_psi_centi(unsigned long avg)
 	return LOAD_INT(avg) * 100 + LOAD_FRAC(avg);
 }
 
-static void mi_pressure_show_psi(struct seq_file *m)
+static void mi_pressure_show_psi(struct seq_file *m,
+				 struct mi_pressure_state *st)
 {
 	static const char *const win[3] = { "avg10", "avg60", "avg300" };
 	struct psi_group *g = mi_psi_system;
@@ -199,20 +223,21 @@ static void mi_pressure_show_psi(struct seq_file *m)
 	}
 	for (full = 0; full < 2; full++) {
 		int s = full ? PSI_MEM_FULL : PSI_MEM_SOME;
+		int t = full ? MI_PSI_FULL : MI_PSI_SOME;
 		const char *kind = full ? "full" : "some";
 
 		for (w = 0; w < 3; w++)
 			seq_printf(m, "psi memory %s_%s %lu - centipercent\n",
 				   kind, win[w],
 				   mi_psi_centi(READ_ONCE(g->avg[s][w])));
-		/* psi_show(): the total in microseconds */
-		seq_printf(m, "psi memory %s_total %llu - us\n", kind,
-			   div_u64(READ_ONCE(g->total[PSI_AVGS][s]),
-				   NSEC_PER_USEC));
+		/* taken with the vmstat counters (mi_pressure_snapshot()) */
+		seq_printf(m, "psi memory %s_total %llu %llu us\n", kind,
+			   st->psi_now[t], st->psi_now[t] - st->psi_prev[t]);
 	}
 }
 #else
-static void mi_pressure_show_psi(struct seq_file *m)
+static void mi_pressure_show_psi(struct seq_file *m,
+				 struct mi_pressure_state *st)
 {
 	seq_puts(m, "# psi: unavailable (see capabilities pressure.psi)\n");
 }
@@ -266,7 +291,7 @@ static int mi_pressure_show(struct seq_file *m, void *v)
 
 	seq_puts(m, "section scope name value delta unit\n");
 	mi_pressure_show_vmstat(m, st);
-	mi_pressure_show_psi(m);
+	mi_pressure_show_psi(m, st);
 	mi_pressure_show_zones(m);
 	mi_pressure_show_nodes(m);
 	/*
@@ -274,8 +299,10 @@ static int mi_pressure_show(struct seq_file *m, void *v)
 	 * read: on an overflow seq_read() calls the show again with a larger
 	 * buffer, which must print the same deltas, not ones since now.
 	 */
-	if (!seq_has_overflowed(m))
+	if (!seq_has_overflowed(m)) {
 		memcpy(st->prev, st->now, sizeof(st->prev));
+		memcpy(st->psi_prev, st->psi_now, sizeof(st->psi_prev));
+	}
 	return 0;
 }
 
@@ -290,6 +317,7 @@ static int mi_pressure_open(struct inode *inode, struct file *file)
 	/* the first read's delta is since open */
 	mi_pressure_snapshot(st);
 	memcpy(st->prev, st->now, sizeof(st->prev));
+	memcpy(st->psi_prev, st->psi_now, sizeof(st->psi_prev));
 	err = single_open_size(file, mi_pressure_show, st, 8192);
 	if (err)
 		kfree(st);

@@ -147,4 +147,41 @@ else
 		}
 		END { if (n != 8) print n " psi records, not 8" }' "$T/m1" "$T/m2" "$T/p" | head -n 5)
 	check "pressure: psi some/full avg10/60/300 (+-$PSI_AVG_TOL centipercent) and totals (exact bracket) against /proc/pressure/memory${bad:+ ($bad)}" [ -z "$bad" ]
+	# the totals' per-open deltas, as the vmstat counters': two reads of one
+	# open file, each between two reads of /proc/pressure/memory (whose
+	# psi_show() brings the totals the module reads up to date, so the
+	# brackets are exact); the guest is idle here, so the deltas are
+	# often 0: test_reader_pressure.sh shows them move under reclaim
+	mkdir -p "$T/psi"
+	if "$RT" "$MI_DIR/pressure" /proc/pressure/memory "$T/psi" 2> "$T/rt.err"; then
+		bad=$(awk '
+			FILENAME ~ /ref/ {
+				f = FILENAME; sub(/.*\//, "", f)
+				for (i = 2; i <= NF; i++) if ($i ~ /^total=/) { x = $i; sub(/^total=/, "", x); ref[f, $1 "_total"] = x + 0 }
+				next
+			}
+			$1 == "psi" && $3 ~ /_total$/ {
+				f = FILENAME; sub(/.*\//, "", f)
+				val[f, $3] = $4; del[f, $3] = $5; names[$3] = 1
+			}
+			END {
+				for (k in names) {
+					n++
+					for (r = 1; r <= 2; r++) {
+						lo = ref["ref" r "a", k]; hi = ref["ref" r "b", k]
+						if (lo == "" || val["r" r, k] < lo || val["r" r, k] > hi)
+							print k " read " r ": " val["r" r, k] " not in [" lo ", " hi "]"
+					}
+					if (del["r2", k] != val["r2", k] - val["r1", k])
+						print k " delta 2: " del["r2", k] " != " val["r2", k] " - " val["r1", k]
+					d = del["r1", k]
+					if (d < val["r1", k] - ref["ref1a", k] || d > val["r1", k] - ref["ref0", k])
+						print k " delta 1: " d " not in [" val["r1", k] - ref["ref1a", k] ", " val["r1", k] - ref["ref0", k] "]"
+				}
+				if (n != 2) print n + 0 " psi totals, not 2"
+			}' "$T/psi/ref0" "$T/psi/ref1a" "$T/psi/ref1b" "$T/psi/ref2a" "$T/psi/ref2b" "$T/psi/r1" "$T/psi/r2" | head -n 5)
+		check "pressure: psi some_total/full_total within /proc/pressure/memory's bracket, delta = change since open / previous read on the same fd${bad:+ ($bad)}" [ -z "$bad" ]
+	else
+		fail "pressure: readtwice (psi) failed: $(cat "$T/rt.err")"
+	fi
 fi

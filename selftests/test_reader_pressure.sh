@@ -153,7 +153,23 @@ if [ -f "$L/armed" ]; then
 	"$MI_READER" latency --watch 1 --count 2 > "$T/lwatch" 2> "$T/lerr" &
 	lpid=$!
 fi
-cat /proc/vmstat /proc/pressure/memory > "$T/s.0" 2> /dev/null
+# --cgroup: the memcg workload's cgroup, where PSI is on (not without
+# CONFIG_PSI, nor with psi=0: 5.10 still has the file then, which fails
+# its reads with EOPNOTSUPP); its copies go with each line's as "cg" lines
+CGP=$CG/mi-rp/memory.pressure
+cgarg=
+cgcopy=/dev/null
+if [ -n "$workload" ] && [ "$(cap_available pressure.psi)" = yes ] && [ -r "$CGP" ]; then
+	cgarg="--cgroup mi-rp"
+	cgcopy=$CGP
+elif [ -n "$workload" ]; then
+	if [ "$(cap_available pressure.psi)" != yes ]; then
+		skip "pressure --watch --cgroup: the memcg workload's cgroup" "$(cap_detail pressure.psi)"
+	else
+		skip "pressure --watch --cgroup: the memcg workload's cgroup" "no $CGP"
+	fi
+fi
+{ cat /proc/vmstat /proc/pressure/memory; sed 's/^/cg /' "$cgcopy"; } > "$T/s.0" 2> /dev/null
 # PSI's averages, polled 5 times a second until the reader is done: every
 # value psi held while the reader ran (each holds for 2 s, psi's update
 # period) is in the log, whether or not the loop below takes its copies
@@ -161,18 +177,20 @@ cat /proc/vmstat /proc/pressure/memory > "$T/s.0" 2> /dev/null
 (
 	while [ ! -e "$T/psi.stop" ]; do
 		cat /proc/pressure/memory
+		sed 's/^/cg /' "$cgcopy"
 		sleep 0.2
 	done
 ) > "$T/psi.log" 2> /dev/null &
 ppid=$!
 {
-	"$MI_READER" --json pressure --watch 1 --count $N 2> "$T/err"
+	# shellcheck disable=SC2086
+	"$MI_READER" --json pressure --watch 1 --count $N $cgarg 2> "$T/err"
 	echo $? > "$T/rc"
 } | {
 	i=0
 	while IFS= read -r line; do
 		i=$((i + 1))
-		cat /proc/vmstat /proc/pressure/memory > "$T/s.$i" 2> /dev/null
+		{ cat /proc/vmstat /proc/pressure/memory; sed 's/^/cg /' "$cgcopy"; } > "$T/s.$i" 2> /dev/null
 		printf '%s\n' "$line" >> "$T/json"
 	done
 }
@@ -292,9 +310,84 @@ if [ "$(cap_available pressure.psi)" = yes ]; then
 		}' $copies "$T/psi.log" "$T/json" | head -n 5)
 	check "pressure --watch --json: psi some/full avg10 of each line is one /proc/pressure/memory showed while the reader ran${bad:+ ($bad)}" \
 		[ -z "$bad" ]
+	# the totals: each line's value between copy 0 and its own copy (a read
+	# of /proc/pressure/memory brings psi_system's totals up to date, so
+	# the bracket is exact), delta = change from the line before (line 1:
+	# since open, after copy 0), stall_pct = delta / interval_s in percent
+	# the same for the cgroup's (read by the reader from memory.pressure)
+	psi_totals_bad()
+	{
+		# $1: the JSON path prefix ("" or "cgroup"), $2: the copies' prefix
+		# shellcheck disable=SC2086
+		awk -v pre="$1" -v cp="$2" '
+		FILENAME !~ /\/json$/ {
+			c = FILENAME; sub(/.*\/s\./, "", c)
+			if (cp != "") { if ($1 != cp) next; $1 = ""; $0 = substr($0, 2) }
+			if (($1 == "some" || $1 == "full") && $NF ~ /^total=/) { x = $NF; sub(/^total=/, "", x); ref[c, $1] = x + 0 }
+			next
+		}
+		{
+			s = $0
+			if (pre != "") { if (!match(s, /"cgroup": \{.*\}\}$/)) { print "line " FNR ": no cgroup object"; next } s = substr(s, RSTART) }
+			else sub(/"cgroup": .*/, "", s)
+			iv = $0; sub(/.*"interval_s": /, "", iv); sub(/,.*/, "", iv)
+			for (w = 1; w <= 2; w++) {
+				k = w == 1 ? "some" : "full"
+				if (!match(s, "\"" k "_total\": \\{\"stall_pct\": [0-9.]+, \"delta\": [0-9]+, \"value\": [0-9]+\\}")) {
+					print "line " FNR ": no " k "_total object"
+					continue
+				}
+				m = substr(s, RSTART, RLENGTH); gsub(/[{}",:]/, "", m); split(m, f, " ")
+				p = f[3]; d = f[5]; v = f[7]
+				lo = ref[0, k]; hi = ref[FNR, k]
+				if (lo == "" || hi == "" || v < lo || v > hi)
+					print "line " FNR ": " k "_total " v " not in [" lo ", " hi "]"
+				if (FNR > 1 && d != v - last[k])
+					print "line " FNR ": " k "_total delta " d " != " v " - " last[k]
+				if (FNR == 1 && v - d < lo)
+					print "line 1: " k "_total at open " v " - " d " below " lo
+				r = d / (iv * 1e4)
+				if (p - r > 0.0006 + d * 1e-9 || r - p > 0.0006 + d * 1e-9)
+					print "line " FNR ": " k " stall_pct " p " != " d " / " iv " / 1e4"
+				last[k] = v
+				sum[k] += d
+			}
+		}
+		END { print "sum " sum["some"] + 0 }' $copies "$T/json"
+	}
+	res=$(psi_totals_bad "" "")
+	bad=$(echo "$res" | grep -v '^sum ' | head -n 5)
+	check "pressure --watch --json: psi some/full total of each line between the /proc/pressure/memory copies around its read, delta = change from the line before, stall_pct = delta / interval_s${bad:+ ($bad)}" \
+		[ -z "$bad" ]
+	if [ -n "$cgarg" ]; then
+		res=$(psi_totals_bad cgroup cg)
+		bad=$(echo "$res" | grep -v '^sum ' | head -n 5)
+		stalled=$(echo "$res" | awk '$1 == "sum" { print $2 }')
+		diag "pressure --watch --cgroup mi-rp: the cgroup's some_total grew by $stalled us over $N lines"
+		check "pressure --watch --cgroup --json: the cgroup's some/full total of each line between the copies of its memory.pressure around its read, delta = change from the line before, stall_pct = delta / interval_s${bad:+ ($bad)}" \
+			[ -z "$bad" ]
+		# shellcheck disable=SC2086
+		bad=$(awk '
+			FILENAME !~ /\/json$/ {
+				if ($1 == "cg" && ($2 == "some" || $2 == "full") && $3 ~ /^avg10=/) seen[$2, substr($3, 7) + 0] = 1
+				next
+			}
+			{
+				for (w = 1; w <= 2; w++) {
+					k = w == 1 ? "some" : "full"
+					if (!match($0, "\"cgroup\": .*\"" k "_avg10\": [0-9]+\\.[0-9]+")) { print "line " FNR ": no cgroup " k "_avg10"; continue }
+					v = substr($0, RSTART, RLENGTH); sub(/.*: /, "", v)
+					if (!((k, v + 0) in seen)) print "line " FNR ": cgroup " k "_avg10 " v " not among the values seen"
+				}
+			}' $copies "$T/psi.log" "$T/json" | head -n 5)
+		check "pressure --watch --cgroup --json: the cgroup's some/full avg10 of each line is one its memory.pressure showed while the reader ran${bad:+ ($bad)}" \
+			[ -z "$bad" ]
+		check "pressure --watch --cgroup: the memcg workload's tasks stalled in the cgroup: some_total grew ($stalled us)" \
+			[ "${stalled:-0}" -gt 0 ]
+	fi
 else
-	bad=$(grep -vc '"some_avg10": null, "full_avg10": null}$' "$T/json")
-	check "pressure --watch --json: psi avg10 null on every line, as capabilities pressure.psi says (no): $bad lines otherwise" \
+	bad=$(grep -vc '"some_avg10": null, "full_avg10": null, "some_total": null, "full_total": null' "$T/json")
+	check "pressure --watch --json: psi avg10 and totals null on every line, as capabilities pressure.psi says (no): $bad lines otherwise" \
 		[ "$bad" -eq 0 ]
 fi
 

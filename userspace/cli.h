@@ -56,6 +56,10 @@ struct stall_opts {
 	unsigned long lines;	/* pressure --watch: lines printed, for the header */
 	struct mi_table *prev;	/* latency --watch: the previous round */
 	struct mi_table *prev_pa;	/* latency --watch: its page_alloc */
+	const char *cgroup;	/* pressure --watch --cgroup: as given */
+	char *cg_file;		/* its memory.pressure, once resolved */
+	bool cg_prev_ok;	/* cg_prev holds the previous read's totals */
+	unsigned long long cg_prev[2];	/* some, full total (us) */
 };
 
 /* allocs (cmd_allocs.c); --top is slab_opts' */

@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "output.h"
 #include "parse.h"
+#include "psi_file.h"
 #include "status.h"
 #include "views.h"
 
@@ -18,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -81,24 +83,36 @@ static unsigned long page_lines(void)
 	return n > 3 ? (unsigned long)n - 2 : 1;
 }
 
-static void vm_header(void)
+/* --cgroup's columns, after the module's: its avg10, its interval's share */
+static const char *const cg_groups[] = { "cg_avg10", "cg_stall" };
+#define CG_NCOLS 4
+
+static void group_head(const char *group, size_t n, bool first)
+{
+	size_t w = n * (COLW + 1) - 1, g = strlen(group);
+	size_t left = g < w ? (w - g) / 2 : 0;
+
+	printf("%s%.*s%s%.*s", first ? "" : " ", (int)left, "-----------------------------",
+	       group, (int)(w > g + left ? w - g - left : 0), "-----------------------------");
+}
+
+static void vm_header(const struct stall_opts *s)
 {
 	for (size_t i = 0; i < NCOLS;) {
-		size_t n = 1, w, g, left;
+		size_t n = 1;
 
 		while (i + n < NCOLS && !strcmp(vm_cols[i + n].group, vm_cols[i].group))
 			n++;
-		w = n * (COLW + 1) - 1;
-		g = strlen(vm_cols[i].group);
-		left = g < w ? (w - g) / 2 : 0;
-		printf("%s%.*s%s%.*s", i ? " " : "", (int)left, "-----------------------------",
-		       vm_cols[i].group, (int)(w > g + left ? w - g - left : 0),
-		       "-----------------------------");
+		group_head(vm_cols[i].group, n, !i);
 		i += n;
 	}
+	for (size_t i = 0; s->cgroup && i < CG_NCOLS / 2; i++)
+		group_head(cg_groups[i], 2, false);
 	putchar('\n');
 	for (size_t i = 0; i < NCOLS; i++)
 		printf("%s%*s", i ? " " : "", COLW, vm_cols[i].head);
+	for (size_t i = 0; s->cgroup && i < CG_NCOLS; i++)
+		printf(" %*s", COLW, i % 2 ? "full%" : "some%");
 	putchar('\n');
 }
 
@@ -113,9 +127,100 @@ double elapsed(const struct timespec *a, const struct timespec *b)
 	return (double)(b->tv_sec - a->tv_sec) + (double)(b->tv_nsec - a->tv_nsec) / 1e9;
 }
 
+/* A stall total's change as a share of the interval: us over s, in percent */
+static double stall_pct(unsigned long long delta_us, double dt)
+{
+	return dt > 0 ? (double)delta_us / (dt * 1e4) : 0;
+}
+
+/*
+ * JSON: the module's psi totals with their per-open delta, "NAME": {
+ * "stall_pct": P, "delta": D, "value": V}, or null without psi records.
+ */
+static void psi_totals_json(const struct mi_table *t, double dt)
+{
+	static const struct vm_col tot[] = {
+		{ NULL, NULL, "psi", "some_total" }, { NULL, NULL, "psi", "full_total" },
+	};
+
+	for (size_t i = 0; i < 2; i++) {
+		long r = vm_record(t, &tot[i]);
+		unsigned long long v, d;
+
+		if (r >= 0 && !mi_parse_u64(mi_value(t, (size_t)r, 3), &v) &&
+		    !mi_parse_u64(mi_value(t, (size_t)r, 4), &d))
+			printf(", \"%s\": {\"stall_pct\": %.3f, \"delta\": %llu, \"value\": %llu}",
+			       tot[i].name, stall_pct(d, dt), d, v);
+		else
+			printf(", \"%s\": null", tot[i].name);
+	}
+}
+
+/* One round of --cgroup: its memory.pressure, read just after the module's file. */
+struct cg_round {
+	bool ok;
+	struct mi_psi_rec r;
+};
+
+/*
+ * --cgroup's columns (text) or object (JSON): avg10 as the file has it, and
+ * the share of the interval from the totals' change since the previous read
+ * (the open's for the first line). '-' / null where a read failed (the
+ * cgroup removed meanwhile) or the file has no "full" line.
+ */
+static void cg_part(const struct mi_cli *c, struct stall_opts *s, const struct cg_round *cg,
+		    double dt)
+{
+	const struct mi_psi_line *l[2] = { &cg->r.some, &cg->r.full };
+	static const char *const kind[2] = { "some", "full" };
+	char num[32];
+
+	if (c->json) {
+		printf(", \"cgroup\": {\"path\": ");
+		json_write_string(stdout, s->cg_file);
+		for (size_t k = 0; k < 2; k++) {
+			if (cg->ok && l[k]->have)
+				printf(", \"%s_avg10\": %.2f", kind[k], (double)l[k]->avg10 / 100);
+			else
+				printf(", \"%s_avg10\": null", kind[k]);
+		}
+		for (size_t k = 0; k < 2; k++) {
+			if (cg->ok && l[k]->have && s->cg_prev_ok && l[k]->total >= s->cg_prev[k]) {
+				unsigned long long d = l[k]->total - s->cg_prev[k];
+
+				printf(", \"%s_total\": {\"stall_pct\": %.3f, \"delta\": %llu, \"value\": %llu}",
+				       kind[k], stall_pct(d, dt), d, l[k]->total);
+			} else {
+				printf(", \"%s_total\": null", kind[k]);
+			}
+		}
+		putchar('}');
+	} else {
+		for (size_t k = 0; k < 2; k++) {
+			if (cg->ok && l[k]->have)
+				snprintf(num, sizeof(num), "%.2f", (double)l[k]->avg10 / 100);
+			else
+				snprintf(num, sizeof(num), "-");
+			printf(" %*s", COLW, num);
+		}
+		for (size_t k = 0; k < 2; k++) {
+			if (cg->ok && l[k]->have && s->cg_prev_ok && l[k]->total >= s->cg_prev[k])
+				snprintf(num, sizeof(num), "%.2f",
+					 stall_pct(l[k]->total - s->cg_prev[k], dt));
+			else
+				snprintf(num, sizeof(num), "-");
+			printf(" %*s", COLW, num);
+		}
+	}
+	/* the next line's interval starts at this read */
+	s->cg_prev_ok = cg->ok;
+	s->cg_prev[0] = cg->r.some.total;
+	s->cg_prev[1] = cg->r.full.total;
+}
+
 /* The line, or with --json one object on one line (newline-delimited JSON). */
 static int vm_line(const struct mi_cli *c, struct stall_opts *s, const struct mi_table *t,
-		   double dt, const struct timespec *wall)
+		   const struct cg_round *cg, double dt, const struct timespec *wall)
 {
 	char ts[32], num[32];
 	struct tm tm;
@@ -125,7 +230,7 @@ static int vm_line(const struct mi_cli *c, struct stall_opts *s, const struct mi
 		strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%SZ", &tm);
 		printf("{\"time\": \"%s\", \"interval_s\": %.6f", ts, dt);
 	} else if (s->lines++ % page_lines() == 0) {
-		vm_header();
+		vm_header(s);
 	}
 	for (size_t i = 0; i < NCOLS; i++) {
 		const struct vm_col *col = &vm_cols[i];
@@ -152,8 +257,65 @@ static int vm_line(const struct mi_cli *c, struct stall_opts *s, const struct mi
 			printf(", \"%s\": %s", col->name, num);
 		}
 	}
+	if (c->json)
+		psi_totals_json(t, dt);
+	if (s->cgroup)
+		cg_part(c, s, cg, dt);
 	printf(c->json ? "}\n" : "\n");
 	return ST_OK;
+}
+
+/*
+ * --cgroup DIR: DIR/memory.pressure, DIR absolute or under /sys/fs/cgroup.
+ * Checked once, when the file is opened: an unusable DIR is a usage error
+ * that says why (ST_PERM when root is needed).
+ */
+static int cg_resolve(struct stall_opts *s, struct cg_round *cg)
+{
+	const char *dir = s->cgroup;
+	const char *base = dir[0] == '/' ? "" : "/sys/fs/cgroup/";
+	size_t len = strlen(base) + strlen(dir) + sizeof("/memory.pressure");
+	struct stat sb;
+	int err;
+
+	s->cg_file = malloc(len);
+	if (!s->cg_file) {
+		fprintf(stderr, "meminspect: out of memory\n");
+		return ST_FORMAT;
+	}
+	snprintf(s->cg_file, len, "%s%s/memory.pressure", base, dir);
+	err = mi_psi_read(s->cg_file, &cg->r);
+	if (!err) {
+		cg->ok = true;
+		return ST_OK;
+	}
+	if (err == -EACCES || err == -EPERM) {
+		fprintf(stderr, "meminspect: --cgroup: %s: %s (run as root)\n", s->cg_file,
+			strerror(-err));
+		return ST_PERM;
+	}
+	if (err == -ENOENT) {
+		char *d = strdup(s->cg_file);
+
+		if (d)
+			*strrchr(d, '/') = '\0';
+		if (d && stat(d, &sb))
+			fprintf(stderr, "meminspect: --cgroup: no such directory %s\n", d);
+		else
+			fprintf(stderr,
+				"meminspect: --cgroup: %s has no memory.pressure: not a cgroup v2 directory, or the kernel has no PSI (CONFIG_PSI, psi=0)\n",
+				d ? d : s->cg_file);
+		free(d);
+		return ST_USAGE;
+	}
+	if (err == -EOPNOTSUPP)
+		fprintf(stderr,
+			"meminspect: --cgroup: %s: PSI is off for this cgroup (cgroup.pressure is 0)\n",
+			s->cg_file);
+	else
+		fprintf(stderr, "meminspect: --cgroup: %s: %s\n", s->cg_file,
+			err == -EINVAL ? "not in PSI's format" : strerror(-err));
+	return ST_USAGE;
 }
 
 /*
@@ -166,6 +328,7 @@ static int vm_line(const struct mi_cli *c, struct stall_opts *s, const struct mi
 static int pressure_watch(const struct mi_cli *c, struct stall_opts *s)
 {
 	struct timespec now, wall, wait = { .tv_sec = c->watch };
+	struct cg_round cg = { 0 };
 	struct mi_table *t;
 	struct mi_error e;
 	size_t len = strlen(c->acc.dir) + sizeof("/pressure");
@@ -177,6 +340,13 @@ static int pressure_watch(const struct mi_cli *c, struct stall_opts *s)
 		return ST_FORMAT;
 	}
 	snprintf(path, len, "%s/pressure", c->acc.dir);
+	if (!s->open && s->cgroup && !s->cg_file) {
+		st = cg_resolve(s, &cg);
+		if (st) {
+			free(path);
+			return st;
+		}
+	}
 	if (!s->open) {
 		s->fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (s->fd < 0) {
@@ -187,6 +357,13 @@ static int pressure_watch(const struct mi_cli *c, struct stall_opts *s)
 		}
 		clock_gettime(CLOCK_MONOTONIC, &s->last);
 		s->open = true;
+		/* the first line's cgroup interval starts with the file's */
+		if (s->cgroup) {
+			cg.ok = !mi_psi_read(s->cg_file, &cg.r);
+			s->cg_prev_ok = cg.ok;
+			s->cg_prev[0] = cg.r.some.total;
+			s->cg_prev[1] = cg.r.full.total;
+		}
 		/* a signal (SIGINT) ends the wait: no line then */
 		if (nanosleep(&wait, NULL)) {
 			free(path);
@@ -200,6 +377,8 @@ static int pressure_watch(const struct mi_cli *c, struct stall_opts *s)
 	} else {
 		t = mi_table_read_fd(s->fd, path, &e);
 	}
+	if (s->cgroup)
+		cg.ok = !mi_psi_read(s->cg_file, &cg.r);
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	clock_gettime(CLOCK_REALTIME, &wall);
 	if (!t) {
@@ -210,7 +389,7 @@ static int pressure_watch(const struct mi_cli *c, struct stall_opts *s)
 	} else {
 		st = view_require(t, pressure_fields);
 		if (!st)
-			st = vm_line(c, s, t, elapsed(&s->last, &now), &wall);
+			st = vm_line(c, s, t, &cg, elapsed(&s->last, &now), &wall);
 		s->last = now;
 		mi_table_free(t);
 	}

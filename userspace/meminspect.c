@@ -104,7 +104,16 @@ static const struct command commands[] = {
 	  "header is repeated every screenful ($LINES, else 24, when not a terminal).\n"
 	  "With --json, one object per line: {\"time\": ..., \"interval_s\": 1.000123,\n"
 	  "\"allocstall\": {\"rate\": 2.000, \"delta\": 2, \"value\": 17}, ...,\n"
-	  "\"some_avg10\": 0.12, \"full_avg10\": 0.00} (null where '-').\n"
+	  "\"some_avg10\": 0.12, \"full_avg10\": 0.00, \"some_total\": {\"stall_pct\": 1.25,\n"
+	  "\"delta\": 12500, \"value\": 99000}, \"full_total\": {...}} (null where '-'):\n"
+	  "the PSI totals' change in the interval (us) and its share of it; the module\n"
+	  "reads them as the kernel's 2 s averaging left them, so one interval's\n"
+	  "share can lag (docs/pressure.md).\n"
+	  "--cgroup DIR adds the columns of a cgroup v2 directory (absolute, or under\n"
+	  "/sys/fs/cgroup): its memory.pressure some/full avg10 and the share of\n"
+	  "the interval its tasks stalled (some/full total's change), read by\n"
+	  "meminspect itself; JSON: \"cgroup\": {\"path\": ..., \"some_avg10\": ...,\n"
+	  "\"full_avg10\": ..., \"some_total\": {...}, \"full_total\": {...}}.\n"
 	  "--table --watch SECONDS prints the whole table each round instead, with\n"
 	  "N(+D) for what moved, as for zones; --count N stops after N rounds.\n" },
 	{ "latency", cmd_latency, CMD_WATCH,
@@ -224,6 +233,7 @@ static const char options_help[] =
 	"  -n, --count N   with --watch: stop after N rounds\n"
 	"pressure only:\n"
 	"  --table         with --watch: the whole table each round, not a line\n"
+	"  --cgroup DIR    with --watch: a cgroup v2 directory's PSI beside the line\n"
 	"frag only:\n"
 	"  --types         the split by migratetype (a walk of every free list)\n"
 	"vmas, top:\n"
@@ -314,7 +324,7 @@ static int version(const struct mi_access *a)
 enum { OPT_DONE = -1, OPT_EXIT_OK = -2 };
 enum {
 	OPT_PROMETHEUS = 256, OPT_TEXTFILE_DIR, OPT_PER_PID, OPT_SORT, OPT_TOP, OPT_ALIASES,
-	OPT_TYPES, OPT_TABLE, OPT_OUTSTANDING, OPT_MIN_AGE,
+	OPT_TYPES, OPT_TABLE, OPT_OUTSTANDING, OPT_MIN_AGE, OPT_CGROUP,
 };
 
 /*
@@ -342,6 +352,7 @@ static int parse_options(struct ctx *c, int argc, char **argv, const struct comm
 		{ "table", no_argument, NULL, OPT_TABLE },
 		{ "outstanding", no_argument, NULL, OPT_OUTSTANDING },
 		{ "min-age", required_argument, NULL, OPT_MIN_AGE },
+		{ "cgroup", required_argument, NULL, OPT_CGROUP },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *shorts = cmd ? ":d:jHhVw:n:" : "+:d:jHhVw:n:";
@@ -426,6 +437,11 @@ static int parse_options(struct ctx *c, int argc, char **argv, const struct comm
 						    optarg);
 			c->opts.allocs.min_age = (long)n;
 			break;
+		case OPT_CGROUP:
+			if (!*optarg)
+				return mi_bad_usage("--cgroup needs a cgroup v2 directory");
+			c->opts.stall.cgroup = optarg;
+			break;
 		default:
 			return mi_option_error(NULL, opt, argv, shorts);
 		}
@@ -477,6 +493,9 @@ static int check_options(struct ctx *ctx, const struct command *cmd)
 		return mi_bad_usage("--types is a frag option");
 	if (ctx->opts.stall.table && !(cmd->flags & CMD_LINES))
 		return mi_bad_usage("--table is a pressure option");
+	if (ctx->opts.stall.cgroup &&
+	    (!(cmd->flags & CMD_LINES) || !c->watch || ctx->opts.stall.table))
+		return mi_bad_usage("--cgroup is for pressure --watch (its lines, not --table)");
 	if ((ctx->opts.allocs.outstanding || ctx->opts.allocs.min_age >= 0) &&
 	    !(cmd->flags & CMD_ALLOCS))
 		return mi_bad_usage("--outstanding and --min-age are allocs options");
@@ -615,5 +634,6 @@ int main(int argc, char **argv)
 	mi_table_free(c.opts.stall.prev);
 	if (c.opts.stall.open)
 		close(c.opts.stall.fd);
+	free(c.opts.stall.cg_file);
 	return finish(st);
 }

@@ -109,6 +109,84 @@ is "pressure --watch --json, records left out: null, never 0" \
 	"null null null null true true" \
 	"$(jq -r '[.allocstall, .pgscan_direct, .some_avg10, .full_avg10, (.compact_stall.rate != null), (.workingset_refault_file.delta != null)] | map(tostring) | join(" ")' <<<"$out")"
 
+# ---- pressure --watch: PSI totals and --cgroup ----
+
+# The module's psi totals carry a per-open delta (docs/pressure.md); an older
+# module printed '-' there: null then, never a made-up share.
+jq -e -s 'all(.some_total == null and .full_total == null)' "$tmp/sw.out" >/dev/null
+ok $? "pressure --watch --json: psi totals null where the file's delta is '-' (an older module)" \
+	"$(jq -c '[.some_total, .full_total]' "$tmp/sw.out")"
+# the same capture with the deltas the module prints now (derived, as snd below)
+mkdir -p "$tmp/st"
+cp "$SX/capabilities" "$tmp/st/"
+awk '$1 == "psi" && $3 == "some_total" { $5 = 15000 } $1 == "psi" && $3 == "full_total" { $5 = 9000 } { print }' \
+	"$SX/pressure.read2" >"$tmp/st/pressure"
+run "$M" --dir "$tmp/st" --json pressure --watch 1 --count 1
+is "pressure --watch --json: psi some/full total's delta and value from the file" \
+	"15000 $(fixture_col "$SX/pressure.read2" psi some_total 4) 9000 $(fixture_col "$SX/pressure.read2" psi full_total 4)" \
+	"$(jq -r '"\(.some_total.delta) \(.some_total.value) \(.full_total.delta) \(.full_total.value)"' <<<"$out")"
+jq -e '[.some_total, .full_total] | all((.stall_pct - .delta / ($o.interval_s * 1e4)) | fabs < 0.0006)' \
+	--argjson o "$(jq -c '{interval_s}' <<<"$out")" >/dev/null <<<"$out"
+ok $? "pressure --watch --json: stall_pct = delta (us) / interval_s, in percent" "$out"
+
+# --cgroup DIR: DIR/memory.pressure, read by the reader, rewritten in place
+# between the rounds: the second line's share is the change of its totals
+mkdir -p "$tmp/cg"
+printf 'some avg10=1.50 avg60=0.40 avg300=0.10 total=1000\nfull avg10=0.25 avg60=0.05 avg300=0.01 total=400\n' \
+	>"$tmp/cg/memory.pressure"
+"$M" --dir "$tmp/st" --json pressure --watch 1 --count 2 --cgroup "$tmp/cg" >"$tmp/cg.out" 2>"$tmp/cg.err" &
+wpid=$!
+wait_grep '^{' "$tmp/cg.out"
+printf 'some avg10=12.34 avg60=3.00 avg300=1.00 total=501000\nfull avg10=5.07 avg60=1.00 avg300=0.20 total=200400\n' \
+	>"$tmp/cg/memory.pressure"
+wait "$wpid"
+is "pressure --watch --cgroup --json: exit 0, nothing on stderr, two lines" "0  2" \
+	"$? $(<"$tmp/cg.err") $(jq -c . "$tmp/cg.out" | wc -l)"
+is "pressure --watch --cgroup --json: the cgroup's file, avg10 in % and total's delta per line" \
+	"$tmp/cg/memory.pressure 1.5 0.25 0 1000 0 400|$tmp/cg/memory.pressure 12.34 5.07 500000 501000 200000 200400" \
+	"$(jq -r '.cgroup | "\(.path) \(.some_avg10) \(.full_avg10) \(.some_total.delta) \(.some_total.value) \(.full_total.delta) \(.full_total.value)"' "$tmp/cg.out" | paste -sd '|')"
+jq -e -s '.[1] as $l | [$l.cgroup.some_total, $l.cgroup.full_total] | all((.stall_pct - .delta / ($l.interval_s * 1e4)) | fabs < 0.0006)' \
+	"$tmp/cg.out" >/dev/null
+ok $? "pressure --watch --cgroup --json: the cgroup's stall_pct = its total's delta / interval_s, in percent" \
+	"$(cat "$tmp/cg.out")"
+# text: 16 columns, the cgroup's four last; the header names them
+run "$M" --dir "$tmp/st" pressure --watch 1 --count 1 --cgroup "$tmp/cg"
+is "pressure --watch --cgroup: exit 0, the header's groups end with the cgroup's" "0 cg_avg10 cg_stall" \
+	"$rc $(sed -n 1p <<<"$out" | tr -s ' -' ' ' | awk '{ print $(NF - 1), $NF }')"
+is "pressure --watch --cgroup: 16 columns, avg10 12.34 5.07 and no change in the totals (0.00)" \
+	"16 12.34 5.07 0.00 0.00" "$(sed -n 3p <<<"$out" | awk '{ print NF, $13, $14, $15, $16 }')"
+# a cgroup file without a full line (a kernel that has none) and one that vanishes
+printf 'some avg10=0.00 avg60=0.00 avg300=0.00 total=7\n' >"$tmp/cg/memory.pressure"
+run "$M" --dir "$tmp/st" pressure --watch 1 --count 1 --cgroup "$tmp/cg"
+is "pressure --watch --cgroup: no full line: '-' in its columns" "0.00 - 0.00 -" \
+	"$(sed -n 3p <<<"$out" | awk '{ print $13, $14, $15, $16 }')"
+"$M" --dir "$tmp/st" --json pressure --watch 1 --count 2 --cgroup "$tmp/cg" >"$tmp/cg.out" 2>"$tmp/cg.err" &
+wpid=$!
+wait_grep '^{' "$tmp/cg.out"
+rm "$tmp/cg/memory.pressure"
+wait "$wpid"
+is "pressure --watch --cgroup: the cgroup gone mid-watch: exit 0, its fields null on the next line" \
+	"0 null null null null" \
+	"$? $(sed -n 2p "$tmp/cg.out" | jq -r '.cgroup | [.some_avg10, .full_avg10, .some_total, .full_total] | map(tostring) | join(" ")')"
+# bad --cgroup: a usage error that says why, nothing printed on stdout
+run "$M" --dir "$tmp/st" pressure --watch 1 --count 1 --cgroup "$tmp/no-such-cgroup"
+is "pressure --cgroup: no such directory: exit 2, no line" "2 0" "$rc $(wc -c <<<"$out" | awk '{ print $1 - 1 }')"
+has "pressure --cgroup: no such directory: message" "no such directory $tmp/no-such-cgroup" "$err"
+run "$M" --dir "$tmp/st" pressure --watch 1 --count 1 --cgroup "$tmp/cg"
+is "pressure --cgroup: a directory without memory.pressure: exit 2" 2 "$rc"
+has "pressure --cgroup: a directory without memory.pressure: message" "has no memory.pressure: not a cgroup v2 directory" "$err"
+printf 'some avg10=x total=1\n' >"$tmp/cg/memory.pressure"
+run "$M" --dir "$tmp/st" pressure --watch 1 --count 1 --cgroup "$tmp/cg"
+is "pressure --cgroup: a file not in PSI's format: exit 2, message" "2 not in PSI's format" \
+	"$rc $(grep -o "not in PSI's format" <<<"$err")"
+run "$M" --dir "$tmp/st" pressure --cgroup "$tmp/cg"
+is "pressure --cgroup without --watch: usage error" "2 --cgroup is for pressure --watch" \
+	"$rc $(grep -o -- '--cgroup is for pressure --watch' <<<"$err")"
+run "$M" --dir "$tmp/st" pressure --table --watch 1 --cgroup "$tmp/cg"
+is "pressure --cgroup with --table: usage error" 2 "$rc"
+run "$M" --dir "$tmp/st" zones --watch 1 --cgroup "$tmp/cg"
+is "--cgroup given to another command: usage error" 2 "$rc"
+
 # --table --watch keeps the N(+D) table
 run "$M" --dir "$tmp/sw" pressure --table --watch 1 --count 1
 has "pressure --table --watch: the whole table under a time heading" "section" "$out"
