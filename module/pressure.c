@@ -8,8 +8,9 @@
  * since this open file's previous read (first read: since open): the
  * per-open state is the previous totals.  The psi records are
  * psi_system's memory averages and totals, as /proc/pressure/memory shows
- * them, the totals with a per-open delta as the vmstat counters; psi_system is not exported, so it is looked up once at init and
- * its records are left out (with a note) where PSI is off.  The zone and
+ * them, the totals with a per-open delta as the vmstat counters;
+ * psi_system is not exported, so it is looked up once at init and its
+ * records are left out (with a note) where PSI is off.  The zone and
  * node records are free pages against the watermarks (/proc/zoneinfo) and
  * kswapd's state.  No lock is held while printing: each figure is one
  * word read.
