@@ -10,7 +10,9 @@
  * an allocation of s bytes is followed with probability min(1, s/N) and
  * weighted by its inverse; set only while disarmed), aim_module (only
  * call sites in that module's text; the injector's module aim and its
- * parser, set only while disarmed).  Read: table.
+ * parser, set only while disarmed), aim_cgroup (only tasks in that cgroup
+ * v2 or below it; the injector's parser, resolved with a reference at the
+ * write, set only while disarmed).  Read: table.
  *
  * The probes run in any context, so they neither allocate nor print nor
  * lock: the site table and the object hash are preallocated when arming
@@ -19,6 +21,7 @@
  * so an object is counted live from its aimed allocation to its free.
  */
 #include <linux/atomic.h>
+#include <linux/cgroup.h>
 #include <linux/debugfs.h>
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
@@ -81,6 +84,16 @@ static bool mi_allocs_aimed(unsigned long call_site)
 		struct module *mod = mi_aim_module(MI_AIM_MOD_ALLOCS);
 
 		if (!mod || !within_module(call_site, mod))
+			return false;
+	}
+	if (mi_allocs.cgrp) {
+		bool in;
+
+		/* the task's css_set is RCU-protected (task_css_set_check()) */
+		rcu_read_lock();
+		in = task_under_cgroup_hierarchy(current, mi_allocs.cgrp);
+		rcu_read_unlock();
+		if (!in)
 			return false;
 	}
 	return true;
@@ -428,6 +441,7 @@ enum mi_allocs_knob {
 	MI_ALLOCS_HASH_SIZE,
 	MI_ALLOCS_SAMPLE_BYTES,
 	MI_ALLOCS_AIM_MODULE,
+	MI_ALLOCS_AIM_CGROUP,
 	MI_ALLOCS_NR_KNOBS
 };
 
@@ -438,6 +452,7 @@ static const char *const mi_allocs_knob_names[MI_ALLOCS_NR_KNOBS] = {
 	[MI_ALLOCS_HASH_SIZE] = "hash_size",
 	[MI_ALLOCS_SAMPLE_BYTES] = "sample_bytes",
 	[MI_ALLOCS_AIM_MODULE] = "aim_module",
+	[MI_ALLOCS_AIM_CGROUP] = "aim_cgroup",
 };
 
 /* The injector's knob of that name: its parser is aim_module's. */
@@ -476,6 +491,9 @@ static int mi_allocs_knob_show(struct seq_file *m, void *v)
 	case MI_ALLOCS_AIM_MODULE:
 		seq_printf(m, "%s\n", mi_allocs.aim_module);
 		break;
+	case MI_ALLOCS_AIM_CGROUP:
+		seq_printf(m, "%s\n", mi_allocs.aim_cgroup);
+		break;
 	default:
 		seq_printf(m, "%u\n", mi_allocs.hash_size);
 		break;
@@ -487,6 +505,38 @@ static int mi_allocs_knob_show(struct seq_file *m, void *v)
 static int mi_allocs_knob_open(struct inode *inode, struct file *file)
 {
 	return single_open(file, mi_allocs_knob_show, inode->i_private);
+}
+
+/*
+ * aim_cgroup: the injector's aim-cgroup parser (an absolute path from the
+ * cgroup v2 root, "" for any), resolved now as the injector does
+ * (fault_knobs.c), the reference held until the next write or unload.
+ */
+static int mi_allocs_aim_cgroup(const char *buf, size_t len)
+{
+	const struct mi_fault_knob *k = mi_allocs_fault_knob("aim-cgroup");
+	struct cgroup *cgrp = NULL;
+	int err;
+
+	if (WARN_ON_ONCE(!k))
+		return -EINVAL;
+	mi_allocs_parsed.aim_cgroup[0] = '\0';
+	err = mi_fault_parse_knob(k, buf, len, 0, &mi_allocs_parsed);
+	if (err)
+		return err;
+	if (mi_allocs.armed)
+		return -EBUSY;
+	if (mi_allocs_parsed.aim_cgroup[0]) {
+		cgrp = cgroup_get_from_path(mi_allocs_parsed.aim_cgroup);
+		if (IS_ERR_OR_NULL(cgrp))
+			return -EINVAL;
+	}
+	if (mi_allocs.cgrp)
+		cgroup_put(mi_allocs.cgrp);
+	mi_allocs.cgrp = cgrp;
+	strscpy(mi_allocs.aim_cgroup, mi_allocs_parsed.aim_cgroup,
+		sizeof(mi_allocs.aim_cgroup));
+	return 0;
 }
 
 static int mi_allocs_knob_apply(enum mi_allocs_knob knob, const char *buf,
@@ -543,6 +593,8 @@ static int mi_allocs_knob_apply(enum mi_allocs_knob knob, const char *buf,
 			sizeof(mi_allocs.aim_module));
 		return 0;
 	}
+	case MI_ALLOCS_AIM_CGROUP:
+		return mi_allocs_aim_cgroup(buf, len);
 	default:
 		err = mi_fault_parse_uint(buf, len, MI_ALLOCS_HASH_MIN,
 					  MI_ALLOCS_HASH_MAX, &u);
@@ -692,6 +744,9 @@ void mi_allocs_exit(void)
 	mi_allocs_caps.caps = NULL;
 	mutex_lock(&mi_allocs.lock);
 	mi_allocs_set_armed(false);	/* detaches, drops the module aim */
+	if (mi_allocs.cgrp)
+		cgroup_put(mi_allocs.cgrp);
+	mi_allocs.cgrp = NULL;
 	mutex_unlock(&mi_allocs.lock);
 	vfree(mi_allocs.objs);
 	vfree(mi_allocs.sites);

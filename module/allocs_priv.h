@@ -28,6 +28,8 @@ struct mi_allocs_site {
 	atomic64_t samples;		/* objects followed, live now */
 };
 
+struct cgroup;
+
 struct mi_allocs_obj {
 	unsigned long ptr;		/* 0 empty, TOMB freed, BUSY claimed */
 	u32 site;			/* index into mi_allocs.sites */
@@ -42,6 +44,8 @@ struct mi_allocs_state {
 	char aim_comm[TASK_COMM_LEN];	/* "" = any */
 	char aim_module[MI_FAULT_NAME_LEN];	/* "" = any */
 	bool mod_set;			/* armed with aim_module */
+	char aim_cgroup[MI_FAULT_PATH_LEN];	/* "" = any */
+	struct cgroup *cgrp;		/* aim_cgroup resolved, referenced */
 	unsigned int hash_size;		/* knob; the table has hash_cap slots */
 	unsigned int hash_cap;
 	unsigned int sample_bytes;	/* 0 = exact */

@@ -15,6 +15,8 @@
 . "${ST_DIR:-$(dirname "$0")}/lib.sh"
 
 A=$MI_DIR/allocs
+CG=/sys/fs/cgroup
+cg_mounted=
 N=5000
 S=200
 
@@ -27,6 +29,9 @@ allocs_cleanup()
 	echo > "$A/aim_comm" 2>/dev/null
 	echo 0 > "$A/sample_bytes" 2>/dev/null
 	echo > "$A/aim_module" 2>/dev/null
+	echo > "$A/aim_cgroup" 2>/dev/null
+	rmdir "$CG/mi-allocs/sub" "$CG/mi-allocs" 2>/dev/null
+	[ -n "$cg_mounted" ] && umount "$CG"
 	rmmod brd 2>/dev/null
 	helper_unload allocs
 }
@@ -183,6 +188,58 @@ diag "find: $rows sites, $allocs allocations"
 check "find's allocations are counted" [ "$allocs" -gt 0 ]
 check "no helper site under aim_comm=find" [ "$(site_field 4)" = none ]
 echo > "$A/aim_comm"
+
+# ---- aim_cgroup: only tasks in a cgroup v2 (or below it) ---------------------------
+
+ACG=$CG/mi-allocs
+if ! awk -v cg="$CG" '$2 == cg && $3 == "cgroup2" { f = 1 } END { exit !f }' /proc/mounts; then
+	mkdir -p "$CG" && mount -t cgroup2 none "$CG" && cg_mounted=1
+fi
+if ! mkdir "$ACG" 2>/dev/null; then
+	fail "allocs: aim_cgroup: mkdir $ACG (cgroup v2 at $CG)"
+else
+	for v in mi-allocs /no-such-cgroup "/$(printf '%0300d' 0)"; do
+		d="'$(printf '%.20s' "$v")' (${#v} bytes)"
+		if printf '%s' "$v" > "$A/aim_cgroup" 2>/dev/null; then
+			fail "aim_cgroup rejects $d: relative, missing or too long"
+		else
+			ok "aim_cgroup rejects $d: relative, missing or too long"
+		fi
+	done
+	check "aim_cgroup still empty" [ -z "$(cat "$A/aim_cgroup")" ]
+	echo /mi-allocs > "$A/aim_cgroup"
+	check "aim_cgroup reads back /mi-allocs" [ "$(cat "$A/aim_cgroup")" = /mi-allocs ]
+	echo 1 > "$A/armed"
+	if echo / > "$A/aim_cgroup" 2>/dev/null; then
+		fail "aim_cgroup is busy while armed"
+	else
+		ok "aim_cgroup is busy while armed"
+	fi
+	# the helper's N objects from a shell in the cgroup; freed from
+	# outside it (frees count whatever the aim); then N more from outside
+	# it, which must not count
+	sh -c 'echo $$ > "$1/cgroup.procs" && echo "$2 $3" > "$4/allocs"' sh "$ACG" "$N" "$S" "$MI_TEST_DIR"
+	check "aim_cgroup: the shell in the cgroup: $N live at allocs_fill" [ "$(site_field 1)" = "$N" ]
+	check "aim_cgroup: $N x $S live requested bytes" [ "$(site_field 2)" = $((N * S)) ]
+	echo 0 > "$MI_TEST_DIR/allocs"
+	check "aim_cgroup: freed from outside the cgroup: 0 live, $N frees" [ "$(site_field 1)/$(site_field 5)" = "0/$N" ]
+	echo "$N $S" > "$MI_TEST_DIR/allocs"
+	check "aim_cgroup: allocations from outside the cgroup not counted (still $N)" [ "$(site_field 4)" = "$N" ]
+	echo 0 > "$MI_TEST_DIR/allocs"
+	# a target the suite did not write: busybox find in a child cgroup
+	mkdir "$ACG/sub"
+	echo 0 > "$A/armed"
+	echo 1 > "$A/armed"
+	sh -c 'echo $$ > "$1/cgroup.procs" && exec find / -xdev' sh "$ACG/sub" > /dev/null 2>&1
+	echo 0 > "$A/armed"
+	allocs=$(awk 'NR > 1 && !/^#/ { s += $4 } END { print s + 0 }' "$A/table")
+	diag "find in /mi-allocs/sub: $allocs allocations"
+	check "aim_cgroup: find's allocations in a cgroup below the aim are counted" [ "$allocs" -gt 0 ]
+	check "aim_cgroup: no helper site (the helper was not used)" [ "$(site_field 4)" = none ]
+	echo > "$A/aim_cgroup"
+	check "aim_cgroup cleared" [ -z "$(cat "$A/aim_cgroup")" ]
+	rmdir "$ACG/sub" "$ACG" 2>/dev/null
+fi
 
 # ---- aim_module: the injector's module aim, at the helper and at brd -----------------
 
