@@ -254,4 +254,43 @@ else
 fi
 sed 's/^/# /' "$T/churn.out"
 
+# ---- meminspect where: each figure's kernel counterpart, as the kernel has it ----
+# kernel_kb is read by the reader from /proc just after the module's files:
+# every row whose counterpart is one /proc/meminfo line lies between copies
+# of /proc/meminfo taken before and after it (HugePages_* counts in pages
+# of Hugepagesize), MemTotal exactly; "-" exactly for the counterparts that
+# are no one kernel figure ("-", and free_other's non-compound tails)
+require_reader
+cat /proc/meminfo > "$T/wm1"
+"$MI_READER" where > "$T/where" 2> "$T/where.err"
+rc=$?
+cat /proc/meminfo > "$T/wm2"
+bad=$(awk '
+	FILENAME ~ /wm[12]$/ {
+		r = FILENAME ~ /wm1$/ ? 1 : 2
+		k = $1; sub(/:$/, "", k); v[r, k] = $2
+		if (k == "Hugepagesize") hp = $2
+		next
+	}
+	FNR == 1 || /^#/ { next }
+	{
+		n++
+		c = $4; kk = $5
+		if (c == "-" || c ~ /non-compound/) {
+			if (kk != "-") print $2 ": kernel_kb " kk " for " c
+			next
+		}
+		if (c !~ /^[A-Za-z_]+$/ || !((1, c) in v)) next
+		a = v[1, c]; b = v[2, c]
+		if (c ~ /^HugePages_/) { a *= hp; b *= hp }
+		if (a > b) { t = a; a = b; b = t }
+		one++
+		if (kk !~ /^[0-9]+$/ || kk < a || kk > b || (c == "MemTotal" && kk != a))
+			print $2 ": kernel_kb " kk ", " c " " a ".." b
+	}
+	END { if (n < 20 || one < 10) print n + 0 " rows, " one + 0 " with one meminfo counterpart" }' \
+	"$T/wm1" "$T/wm2" "$T/where" | head -n 5)
+check "where: exit $rc; each kernel_kb of one /proc/meminfo counterpart between the copies around it (MemTotal exact), '-' where there is no one figure${bad:+ ($bad)}" \
+	[ "$rc/$bad" = 0/ ]
+
 exit 0

@@ -3,7 +3,9 @@
  * where: the one screen for "where did my memory go".  summary's big
  * figures, then the census classes (pages, summed over nodes and zones),
  * each in kB with the kernel figure it is to be read against
- * (docs/summary.md, docs/pages.md).  A derived table built in memory.
+ * (docs/summary.md, docs/pages.md): its name, and its value read from
+ * /proc just after the module's files (kernel_kb; "-" where the kernel
+ * has no single figure for it).  A derived table built in memory.
  */
 #include "cli.h"
 #include "parse.h"
@@ -11,7 +13,9 @@
 #include "views.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct where_row {
 	const char *figure;
@@ -57,20 +61,152 @@ static const struct where_row where_census[] = {
 };
 
 static const char *const where_fields[] = {
-	"section", "figure", "kb", "counterpart", NULL
+	"section", "figure", "kb", "counterpart", "kernel_kb", NULL
 };
 
-static int where_add(struct mi_table *v, const char *section, const char *figure,
-		     const char *kb, const char *counterpart)
+/* ---- the counterparts' values, from $MEMINSPECT_PROC (default /proc) ---- */
+
+#define WHERE_KEYS 96
+
+/* /proc/meminfo's lines, each in kB (HugePages_* counts times Hugepagesize) */
+struct where_kernel {
+	size_t n;
+	struct { char key[64]; long long kb; } v[WHERE_KEYS];
+	long long page_kb;
+};
+
+static FILE *proc_open(const char *name)
+{
+	const char *proc = getenv("MEMINSPECT_PROC");
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s", proc && *proc ? proc : "/proc", name);
+	return fopen(path, "re");
+}
+
+static void kernel_put(struct where_kernel *k, const char *key, long long kb)
+{
+	if (k->n < WHERE_KEYS) {
+		snprintf(k->v[k->n].key, sizeof(k->v[k->n].key), "%s", key);
+		k->v[k->n++].kb = kb;
+	}
+}
+
+static bool kernel_get(const struct where_kernel *k, const char *key, long long *kb)
+{
+	for (size_t i = 0; i < k->n; i++)
+		if (!strcmp(k->v[i].key, key)) {
+			*kb = k->v[i].kb;
+			return true;
+		}
+	return false;
+}
+
+/*
+ * meminfo ("Key:   N kB", or a bare count for HugePages_*), vmstat's
+ * nr_zspages and zoneinfo's per-CPU list counts, all in kB. What cannot be
+ * read is simply absent: its figures print "-".
+ */
+static void kernel_read(struct where_kernel *k)
+{
+	char line[256], key[64], unit[16];
+	long long v, hp_kb = 0, pcp = 0;
+	bool have_pcp = false;
+	FILE *f;
+	int n;
+
+	k->n = 0;
+	k->page_kb = sysconf(_SC_PAGESIZE) / 1024;
+	f = proc_open("meminfo");
+	while (f && fgets(line, sizeof(line), f)) {
+		n = sscanf(line, "%63[^:]: %lld %15s", key, &v, unit);
+		if (n == 3 && !strcmp(unit, "kB"))
+			kernel_put(k, key, v);
+		else if (n == 2)
+			kernel_put(k, key, v);	/* a count: HugePages_* */
+	}
+	if (f)
+		fclose(f);
+	if (kernel_get(k, "Hugepagesize", &hp_kb))
+		for (size_t i = 0; i < k->n; i++)
+			if (!strncmp(k->v[i].key, "HugePages_", 10))
+				k->v[i].kb *= hp_kb;
+	f = proc_open("vmstat");
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%63s %lld", key, &v) == 2 && !strcmp(key, "nr_zspages"))
+			kernel_put(k, "vmstat:nr_zspages", v * k->page_kb);
+	if (f)
+		fclose(f);
+	/* the per-CPU lists: every "count: N" of zoneinfo's pagesets */
+	f = proc_open("zoneinfo");
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, " count: %lld", &v) == 1) {
+			pcp += v;
+			have_pcp = true;
+		}
+	if (f)
+		fclose(f);
+	if (have_pcp)
+		kernel_put(k, "zoneinfo:count", pcp * k->page_kb);
+}
+
+/*
+ * A counterpart "A+B-C" in kB: each term a meminfo key, vmstat:NAME,
+ * zoneinfo:count, or unaccounted (summary's own figure); false when a term
+ * is none of those the kernel printed (the value is then "-").
+ */
+static bool counterpart_kb(const struct where_kernel *k, const struct mi_table *s,
+			   const char *expr, long long *out)
+{
+	char term[64];
+	long long sum = 0, v;
+	int sign = 1;
+
+	if (!strcmp(expr, "-"))
+		return false;
+	while (*expr) {
+		size_t len = strcspn(expr, "+-");
+
+		if (!len || len >= sizeof(term))
+			return false;
+		memcpy(term, expr, len);
+		term[len] = '\0';
+		if (!strcmp(term, "unaccounted")) {
+			long r = mi_find(s, "field", "unaccounted");
+
+			if (r < 0 || mi_parse_s64(mi_get(s, (size_t)r, "value"), &v))
+				return false;
+		} else if (!kernel_get(k, term, &v)) {
+			return false;
+		}
+		sum += sign * v;
+		expr += len;
+		if (*expr)
+			sign = *expr++ == '-' ? -1 : 1;
+	}
+	*out = sum;
+	return true;
+}
+
+static int where_add(struct mi_table *v, const struct where_kernel *k, const struct mi_table *s,
+		     const char *section, const char *figure, const char *kb,
+		     const char *counterpart)
 {
 	long r = mi_table_add_record(v);
+	char num[32];
+	long long c;
 
 	if (r < 0)
 		return -1;
+	if (counterpart_kb(k, s, counterpart, &c))
+		snprintf(num, sizeof(num), "%lld", c);
+	else
+		snprintf(num, sizeof(num), "-");
 	mi_table_set(v, (size_t)r, 0, section);
 	mi_table_set(v, (size_t)r, 1, figure);
 	mi_table_set(v, (size_t)r, 2, kb);
 	mi_table_set(v, (size_t)r, 3, counterpart);
+	mi_table_set(v, (size_t)r, 4, num);
 	return 0;
 }
 
@@ -95,9 +231,17 @@ static int where_build(const struct mi_table *s, const struct mi_table *p, struc
 {
 	struct mi_error e;
 	struct mi_table *v = mi_table_new("where", where_fields, &e);
+	struct where_kernel *k = malloc(sizeof(*k));
 	char kb[32];
 
+	if (!k) {
+		mi_table_free(v);
+		fprintf(stderr, "meminspect: out of memory\n");
+		return ST_FORMAT;
+	}
+	kernel_read(k);
 	if (!v) {
+		free(k);
 		fprintf(stderr, "meminspect: %s\n", e.msg);
 		return ST_FORMAT;
 	}
@@ -105,18 +249,20 @@ static int where_build(const struct mi_table *s, const struct mi_table *p, struc
 		long r = mi_find(s, "field", where_summary[i].figure);
 
 		if (r >= 0)
-			where_add(v, "summary", where_summary[i].figure, mi_get(s, (size_t)r, "value"),
-				  where_summary[i].counterpart);
+			where_add(v, k, s, "summary", where_summary[i].figure,
+				  mi_get(s, (size_t)r, "value"), where_summary[i].counterpart);
 	}
 	for (size_t i = 0; i < sizeof(where_census) / sizeof(where_census[0]); i++) {
-		long long k = census_kb(p, where_census[i].figure);
+		long long ckb = census_kb(p, where_census[i].figure);
 
-		if (k < 0)
+		if (ckb < 0)
 			continue;	/* a class this module does not print */
-		snprintf(kb, sizeof(kb), "%lld", k);
-		where_add(v, "census", where_census[i].figure, kb, where_census[i].counterpart);
+		snprintf(kb, sizeof(kb), "%lld", ckb);
+		where_add(v, k, s, "census", where_census[i].figure, kb, where_census[i].counterpart);
 	}
+	free(k);
 	mi_table_add_note(v, "census figures are the pages file summed over nodes and zones, in kB; docs/summary.md says how unaccounted is made of the census classes");
+	mi_table_add_note(v, "kernel_kb is the counterpart read from /proc just after the module's files; '-' where the kernel has no one figure for it");
 	if (mi_table_error(v)) {
 		view_build_failed(v, "where");
 		mi_table_free(v);

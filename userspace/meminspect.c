@@ -83,7 +83,9 @@ static const struct command commands[] = {
 	  "Reads summary and pages and prints one row per figure: section (summary,\n"
 	  "then census), figure, kb, and counterpart, the kernel figure it is read\n"
 	  "against (a /proc/meminfo name, zoneinfo: or vmstat: for those files, -\n"
-	  "for none).  The census rows are the pages file summed over nodes and\n"
+	  "for none), and kernel_kb, its value read from /proc just after the\n"
+	  "module's files ('-' where the kernel has no one figure for it).  The\n"
+	  "census rows are the pages file summed over nodes and\n"
 	  "zones; summary's unaccounted is the census's unclassified pages less the\n"
 	  "vmalloc, percpu and other counted pages without a per-pfn mark\n"
 	  "(docs/summary.md).  --json: an array of objects.  --watch SECONDS.\n" },
