@@ -177,11 +177,21 @@ fi
 (
 	while [ ! -e "$T/psi.stop" ]; do
 		cat /proc/pressure/memory
-		sed 's/^/cg /' "$cgcopy"
 		sleep 0.2
 	done
 ) > "$T/psi.log" 2> /dev/null &
 ppid=$!
+# the cgroup's, in a poller of its own (the system's keeps its pace)
+cgpid=
+if [ -n "$cgarg" ]; then
+	(
+		while [ ! -e "$T/psi.stop" ]; do
+			sed 's/^/cg /' "$cgcopy"
+			sleep 0.2
+		done
+	) > "$T/psi.cg.log" 2> /dev/null &
+	cgpid=$!
+fi
 {
 	# shellcheck disable=SC2086
 	"$MI_READER" --json pressure --watch 1 --count $N $cgarg 2> "$T/err"
@@ -196,6 +206,7 @@ ppid=$!
 }
 touch "$T/psi.stop"
 wait "$ppid"
+[ -n "$cgpid" ] && wait "$cgpid"
 wait "$tpid"
 trc=$?
 lrc=0
@@ -379,7 +390,7 @@ if [ "$(cap_available pressure.psi)" = yes ]; then
 					v = substr($0, RSTART, RLENGTH); sub(/.*: /, "", v)
 					if (!((k, v + 0) in seen)) print "line " FNR ": cgroup " k "_avg10 " v " not among the values seen"
 				}
-			}' $copies "$T/psi.log" "$T/json" | head -n 5)
+			}' $copies "$T/psi.cg.log" "$T/json" | head -n 5)
 		check "pressure --watch --cgroup --json: the cgroup's some/full avg10 of each line is one its memory.pressure showed while the reader ran${bad:+ ($bad)}" \
 			[ -z "$bad" ]
 		check "pressure --watch --cgroup: the memcg workload's tasks stalled in the cgroup: some_total grew ($stalled us)" \
