@@ -52,14 +52,20 @@ note_value()
 		for (i = 3; i < NF; i += 2) if ($i == k) print $(i + 1) }' "$1"
 }
 
+# rejects KNOB VALUE [DESCRIPTION]: a write of VALUE to allocs/KNOB fails
+rejects()
+{
+	if printf '%s' "$2" > "$A/$1" 2>/dev/null; then
+		fail "$1 rejects ${3:-'$2'}"
+	else
+		ok "$1 rejects ${3:-'$2'}"
+	fi
+}
+
 # ---- bad writes ----------------------------------------------------------------
 
 for v in 2 -1 yes '1 1'; do
-	if printf '%s' "$v" > "$A/armed" 2>/dev/null; then
-		fail "armed rejects '$v'"
-	else
-		ok "armed rejects '$v'"
-	fi
+	rejects armed "$v"
 done
 check "armed still 0" [ "$(cat "$A/armed")" = 0 ]
 hs=$(cat "$A/hash_size")
@@ -72,11 +78,7 @@ for v in 1000 0 99999999 abc; do
 done
 check "hash_size unchanged" [ "$(cat "$A/hash_size")" = "$hs" ]
 for v in -1 abc 1073741825 '1 1'; do
-	if printf '%s' "$v" > "$A/sample_bytes" 2>/dev/null; then
-		fail "sample_bytes rejects '$v'"
-	else
-		ok "sample_bytes rejects '$v'"
-	fi
+	rejects sample_bytes "$v"
 done
 check "sample_bytes still 0" [ "$(cat "$A/sample_bytes")" = 0 ]
 echo 1 > "$A/armed"
@@ -199,12 +201,7 @@ if ! mkdir "$ACG" 2>/dev/null; then
 	fail "allocs: aim_cgroup: mkdir $ACG (cgroup v2 at $CG)"
 else
 	for v in mi-allocs /no-such-cgroup "/$(printf '%0300d' 0)"; do
-		d="'$(printf '%.20s' "$v")' (${#v} bytes)"
-		if printf '%s' "$v" > "$A/aim_cgroup" 2>/dev/null; then
-			fail "aim_cgroup rejects $d: relative, missing or too long"
-		else
-			ok "aim_cgroup rejects $d: relative, missing or too long"
-		fi
+		rejects aim_cgroup "$v" "'$(printf '%.20s' "$v")' (${#v} bytes): relative, missing or too long"
 	done
 	check "aim_cgroup still empty" [ -z "$(cat "$A/aim_cgroup")" ]
 	echo /mi-allocs > "$A/aim_cgroup"
@@ -247,11 +244,7 @@ if [ "$(cap_available fault.aim_module)" != yes ]; then
 	skip "allocs: aim_module" "capabilities: fault.aim_module: $(cap_detail fault.aim_module)"
 else
 	for v in 'a b' "$(printf '%070d' 0)" 'x/y'; do
-		if printf '%s' "$v" > "$A/aim_module" 2>/dev/null; then
-			fail "aim_module rejects '$v'"
-		else
-			ok "aim_module rejects '$v'"
-		fi
+		rejects aim_module "$v"
 	done
 	check "aim_module still empty" [ -z "$(cat "$A/aim_module")" ]
 	echo meminspect_test > "$A/aim_module"
