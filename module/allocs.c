@@ -508,20 +508,30 @@ static int mi_allocs_knob_open(struct inode *inode, struct file *file)
 }
 
 /*
+ * @buf parsed by the injector's knob @name into mi_allocs_parsed, cleared
+ * first (a string knob written empty reads "").
+ */
+static int mi_allocs_parse_as(const char *name, const char *buf, size_t len)
+{
+	const struct mi_fault_knob *k = mi_allocs_fault_knob(name);
+
+	if (WARN_ON_ONCE(!k))
+		return -EINVAL;
+	memset(&mi_allocs_parsed, 0, sizeof(mi_allocs_parsed));
+	return mi_fault_parse_knob(k, buf, len, 0, &mi_allocs_parsed);
+}
+
+/*
  * aim_cgroup: the injector's aim-cgroup parser (an absolute path from the
  * cgroup v2 root, "" for any), resolved now as the injector does
  * (fault_knobs.c), the reference held until the next write or unload.
  */
 static int mi_allocs_aim_cgroup(const char *buf, size_t len)
 {
-	const struct mi_fault_knob *k = mi_allocs_fault_knob("aim-cgroup");
 	struct cgroup *cgrp = NULL;
 	int err;
 
-	if (WARN_ON_ONCE(!k))
-		return -EINVAL;
-	mi_allocs_parsed.aim_cgroup[0] = '\0';
-	err = mi_fault_parse_knob(k, buf, len, 0, &mi_allocs_parsed);
+	err = mi_allocs_parse_as("aim-cgroup", buf, len);
 	if (err)
 		return err;
 	if (mi_allocs.armed)
@@ -575,13 +585,8 @@ static int mi_allocs_knob_apply(enum mi_allocs_knob knob, const char *buf,
 			return -EBUSY;
 		mi_allocs.sample_bytes = u;
 		return 0;
-	case MI_ALLOCS_AIM_MODULE: {
-		const struct mi_fault_knob *k = mi_allocs_fault_knob("aim-module");
-
-		if (WARN_ON_ONCE(!k))
-			return -EINVAL;
-		mi_allocs_parsed.aim_module[0] = '\0';
-		err = mi_fault_parse_knob(k, buf, len, 0, &mi_allocs_parsed);
+	case MI_ALLOCS_AIM_MODULE:
+		err = mi_allocs_parse_as("aim-module", buf, len);
 		if (err)
 			return err;
 		if (mi_allocs_parsed.aim_module[0] &&
@@ -592,7 +597,6 @@ static int mi_allocs_knob_apply(enum mi_allocs_knob knob, const char *buf,
 		strscpy(mi_allocs.aim_module, mi_allocs_parsed.aim_module,
 			sizeof(mi_allocs.aim_module));
 		return 0;
-	}
 	case MI_ALLOCS_AIM_CGROUP:
 		return mi_allocs_aim_cgroup(buf, len);
 	default:
