@@ -85,10 +85,10 @@ static const struct command commands[] = {
 	  "against (a /proc/meminfo name, zoneinfo: or vmstat: for those files, -\n"
 	  "for none), and kernel_kb, its value read from /proc just after the\n"
 	  "module's files ('-' where the kernel has no one figure for it).  The\n"
-	  "census rows are the pages file summed over nodes and\n"
-	  "zones; summary's unaccounted is the census's unclassified pages less the\n"
-	  "vmalloc, percpu and other counted pages without a per-pfn mark\n"
-	  "(docs/summary.md).  --json: an array of objects.  --watch SECONDS.\n" },
+	  "census rows are the pages file summed over nodes and zones; summary's\n"
+	  "unaccounted is the census's unclassified pages less the vmalloc, percpu\n"
+	  "and other counted pages without a per-pfn mark (docs/summary.md).\n"
+	  "--json: an array of objects.  --watch SECONDS.\n" },
 	{ "pressure", cmd_pressure, CMD_WATCH | CMD_LINES,
 	  "reclaim and compaction counters, PSI, watermark distances, kswapd (--watch: a vmstat)",
 	  "Prints the module's pressure file: one row per figure (section, scope,\n"
