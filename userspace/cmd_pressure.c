@@ -133,10 +133,15 @@ static double stall_pct(unsigned long long delta_us, double dt)
 	return dt > 0 ? (double)delta_us / (dt * 1e4) : 0;
 }
 
-/*
- * JSON: the module's psi totals with their per-open delta, "NAME": {
- * "stall_pct": P, "delta": D, "value": V}, or null without psi records.
- */
+/* JSON: a PSI total's interval, "NAME": {"stall_pct": P, "delta": D, "value": V} */
+static void total_json(const char *name, unsigned long long delta, unsigned long long value,
+		       double dt)
+{
+	printf(", \"%s\": {\"stall_pct\": %.3f, \"delta\": %llu, \"value\": %llu}", name,
+	       stall_pct(delta, dt), delta, value);
+}
+
+/* JSON: the module's psi totals with their per-open delta, or null without psi records. */
 static void psi_totals_json(const struct mi_table *t, double dt)
 {
 	static const struct vm_col tot[] = {
@@ -149,8 +154,7 @@ static void psi_totals_json(const struct mi_table *t, double dt)
 
 		if (r >= 0 && !mi_parse_u64(mi_value(t, (size_t)r, 3), &v) &&
 		    !mi_parse_u64(mi_value(t, (size_t)r, 4), &d))
-			printf(", \"%s\": {\"stall_pct\": %.3f, \"delta\": %llu, \"value\": %llu}",
-			       tot[i].name, stall_pct(d, dt), d, v);
+			total_json(tot[i].name, d, v, dt);
 		else
 			printf(", \"%s\": null", tot[i].name);
 	}
@@ -173,40 +177,44 @@ static void cg_part(const struct mi_cli *c, struct stall_opts *s, const struct c
 {
 	const struct mi_psi_line *l[2] = { &cg->r.some, &cg->r.full };
 	static const char *const kind[2] = { "some", "full" };
-	char num[32];
+	char num[32], name[16];
+	bool avg[2], tot[2];
+	unsigned long long d[2];
 
+	/* what each kind has this round: its avg10, and a total to subtract from */
+	for (size_t k = 0; k < 2; k++) {
+		avg[k] = cg->ok && l[k]->have;
+		tot[k] = avg[k] && s->cg_prev_ok && l[k]->total >= s->cg_prev[k];
+		d[k] = tot[k] ? l[k]->total - s->cg_prev[k] : 0;
+	}
 	if (c->json) {
 		printf(", \"cgroup\": {\"path\": ");
 		json_write_string(stdout, s->cg_file);
 		for (size_t k = 0; k < 2; k++) {
-			if (cg->ok && l[k]->have)
+			if (avg[k])
 				printf(", \"%s_avg10\": %.2f", kind[k], (double)l[k]->avg10 / 100);
 			else
 				printf(", \"%s_avg10\": null", kind[k]);
 		}
 		for (size_t k = 0; k < 2; k++) {
-			if (cg->ok && l[k]->have && s->cg_prev_ok && l[k]->total >= s->cg_prev[k]) {
-				unsigned long long d = l[k]->total - s->cg_prev[k];
-
-				printf(", \"%s_total\": {\"stall_pct\": %.3f, \"delta\": %llu, \"value\": %llu}",
-				       kind[k], stall_pct(d, dt), d, l[k]->total);
-			} else {
-				printf(", \"%s_total\": null", kind[k]);
-			}
+			snprintf(name, sizeof(name), "%s_total", kind[k]);
+			if (tot[k])
+				total_json(name, d[k], l[k]->total, dt);
+			else
+				printf(", \"%s\": null", name);
 		}
 		putchar('}');
 	} else {
 		for (size_t k = 0; k < 2; k++) {
-			if (cg->ok && l[k]->have)
+			if (avg[k])
 				snprintf(num, sizeof(num), "%.2f", (double)l[k]->avg10 / 100);
 			else
 				snprintf(num, sizeof(num), "-");
 			printf(" %*s", COLW, num);
 		}
 		for (size_t k = 0; k < 2; k++) {
-			if (cg->ok && l[k]->have && s->cg_prev_ok && l[k]->total >= s->cg_prev[k])
-				snprintf(num, sizeof(num), "%.2f",
-					 stall_pct(l[k]->total - s->cg_prev[k], dt));
+			if (tot[k])
+				snprintf(num, sizeof(num), "%.2f", stall_pct(d[k], dt));
 			else
 				snprintf(num, sizeof(num), "-");
 			printf(" %*s", COLW, num);
