@@ -229,9 +229,20 @@ static void mi_allocs_forget(const void *ptr)
 	for (i = 0; i < MI_ALLOCS_PROBES; i++) {
 		struct mi_allocs_obj *o = &mi_allocs.objs[(h + i) & cap_mask];
 		struct mi_allocs_site *s;
-
 		/* pairs with the release in mi_allocs_record() */
-		if (smp_load_acquire(&o->ptr) != p)
+		unsigned long cur = smp_load_acquire(&o->ptr);
+
+		/*
+		 * A slot never used since arming ends the search: an insert
+		 * takes the first slot not in use, so every slot before a
+		 * followed object's was in use then, and a used slot goes
+		 * back to TOMB, never to 0, until the next arming.  Most
+		 * frees are of objects not followed (sampled out, not aimed):
+		 * they stop here instead of reading all MI_ALLOCS_PROBES slots.
+		 */
+		if (!cur)
+			return;
+		if (cur != p)
 			continue;
 		s = &mi_allocs.sites[o->site];
 		mi_allocs_weigh(o->bytes_req, o->bytes_alloc, &w);

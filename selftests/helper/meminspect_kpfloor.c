@@ -10,6 +10,11 @@
  * and whose return handler adds the difference to a per-CPU sum: the
  * kprobe + kretprobe pair of a bpftrace latency one-liner, for
  * bench/latency's comparison.
+ *
+ * tp=1 instead attaches an empty probe to the kmalloc and kfree
+ * tracepoints, the two that a kmalloc() + kfree() pair fires: bench/allocs'
+ * floor, what any tracepoint user pays there (the enabled static key, the
+ * probe call) before doing anything.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -18,6 +23,8 @@
 #include <linux/moduleparam.h>
 #include <linux/percpu.h>
 #include <linux/timekeeping.h>
+#include <linux/tracepoint.h>
+#include <trace/events/kmem.h>
 
 static char *sym;
 module_param(sym, charp, 0400);
@@ -25,6 +32,20 @@ MODULE_PARM_DESC(sym, "function whose entry gets an empty kprobe");
 static bool ret;
 module_param(ret, bool, 0400);
 MODULE_PARM_DESC(ret, "also a timing kretprobe on the function");
+static bool tp;
+module_param(tp, bool, 0400);
+MODULE_PARM_DESC(tp, "empty probes on the kmalloc and kfree tracepoints instead");
+
+/*
+ * One empty probe for both tracepoints, registered untyped: kmalloc's
+ * prototype changed in v6.1 (11e9734bcb6a folded in the node), and a
+ * probe that reads none of its arguments does not care.  The callers pass
+ * theirs in registers (x86-64, arm64) and the callee ignores them; no
+ * kernel of the matrix has kCFI (Debian builds with GCC).
+ */
+static void mi_floor_tp(void *data)
+{
+}
 
 static int mi_floor_pre(struct kprobe *kp, struct pt_regs *regs)
 {
@@ -65,6 +86,18 @@ static int __init mi_floor_init(void)
 {
 	int err;
 
+	if (tp) {
+		err = tracepoint_probe_register(&__tracepoint_kmalloc,
+						(void *)mi_floor_tp, NULL);
+		if (err)
+			return err;
+		err = tracepoint_probe_register(&__tracepoint_kfree,
+						(void *)mi_floor_tp, NULL);
+		if (err)
+			tracepoint_probe_unregister(&__tracepoint_kmalloc,
+						    (void *)mi_floor_tp, NULL);
+		return err;
+	}
 	if (!sym || !*sym)
 		return -EINVAL;
 	mi_floor_kp.symbol_name = sym;
@@ -86,6 +119,15 @@ static int __init mi_floor_init(void)
 
 static void __exit mi_floor_exit(void)
 {
+	if (tp) {
+		tracepoint_probe_unregister(&__tracepoint_kfree,
+					    (void *)mi_floor_tp, NULL);
+		tracepoint_probe_unregister(&__tracepoint_kmalloc,
+					    (void *)mi_floor_tp, NULL);
+		/* no probe may still run when the module's text goes */
+		tracepoint_synchronize_unregister();
+		return;
+	}
 	if (ret)
 		unregister_kretprobe(&mi_floor_rp);
 	unregister_kprobe(&mi_floor_kp);
@@ -94,4 +136,4 @@ static void __exit mi_floor_exit(void)
 module_init(mi_floor_init);
 module_exit(mi_floor_exit);
 MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("meminspect bench: an empty kprobe, the floor of bench/fault");
+MODULE_DESCRIPTION("meminspect bench: an empty kprobe or tracepoint probe, a floor");
