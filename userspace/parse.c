@@ -48,14 +48,27 @@ void *mi_grow(void *p, size_t *cap, size_t n, size_t size)
 	return p;
 }
 
+/* [a-z0-9_]+ spelt out: islower() is a locale lookup, and a call per byte */
 bool mi_valid_name(const char *s)
 {
 	if (!*s)
 		return false;
 	for (; *s; s++)
-		if (!islower((unsigned char)*s) && !isdigit((unsigned char)*s) && *s != '_')
+		if (!(*s >= 'a' && *s <= 'z') && !(*s >= '0' && *s <= '9') && *s != '_')
 			return false;
 	return true;
+}
+
+/*
+ * Field names compared where most pairs differ at the first byte: the
+ * inline test spares a strcmp() call for them.  `top` parses a 47-field
+ * header per process, and the duplicate check alone made 1081 calls (half
+ * a parse's instructions; under the guests' TCG, most of top's extra time
+ * over an smaps_rollup pass).
+ */
+static inline bool same_name(const char *a, const char *b)
+{
+	return a[0] == b[0] && strcmp(a, b) == 0;
 }
 
 bool mi_is_none(const char *v)
@@ -122,8 +135,25 @@ void mi_table_free(struct mi_table *t)
 	free(t);
 }
 
+/* A byte of FNV-1a over the name: which bit of parse_header()'s filter */
+static unsigned int name_bit(const char *s)
+{
+	unsigned int h = 2166136261u;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return (h ^ (h >> 8) ^ (h >> 16) ^ (h >> 24)) & 255;
+}
+
 static bool parse_header(struct mi_table *t, char *line, struct mi_error *err)
 {
+	/*
+	 * Names seen, one bit each of 256: a name whose bit is clear is new
+	 * without a search.  The search of all earlier names was 1081
+	 * comparisons for mm's 47 fields, most of a parse (top parses one
+	 * header per process); with the filter a few names are searched.
+	 */
+	unsigned long long seen[4] = { 0 };
 	size_t cap = 0;
 	char *p = line, **nf;
 
@@ -145,12 +175,17 @@ static bool parse_header(struct mi_table *t, char *line, struct mi_error *err)
 				t->name, p);
 			return false;
 		}
-		for (size_t i = 0; i < t->nfields; i++) {
-			if (strcmp(t->fields[i], p) == 0) {
-				set_err(err, 0, "%s:1: duplicate field name '%s'", t->name, p);
-				return false;
+		unsigned int b = name_bit(p);
+
+		if (seen[b / 64] & (1ULL << (b % 64))) {
+			for (size_t i = 0; i < t->nfields; i++) {
+				if (same_name(t->fields[i], p)) {
+					set_err(err, 0, "%s:1: duplicate field name '%s'", t->name, p);
+					return false;
+				}
 			}
 		}
+		seen[b / 64] |= 1ULL << (b % 64);
 		nf = mi_grow(t->fields, &cap, t->nfields, sizeof(*nf));
 		if (!nf) {
 			set_err(err, ENOMEM, "%s: out of memory", t->name);
@@ -372,7 +407,7 @@ const char *mi_field_name(const struct mi_table *t, size_t col)
 int mi_field_index(const struct mi_table *t, const char *name)
 {
 	for (size_t i = 0; i < t->nfields; i++)
-		if (strcmp(t->fields[i], name) == 0)
+		if (same_name(t->fields[i], name))
 			return (int)i;
 	return -1;
 }
