@@ -22,6 +22,7 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/percpu.h>
+#include <linux/sysfs.h>
 #include <linux/timekeeping.h>
 #include <linux/tracepoint.h>
 #include <trace/events/kmem.h>
@@ -47,8 +48,33 @@ static void mi_floor_tp(void *data)
 {
 }
 
+/*
+ * Calls the empty kprobe saw, so that a bench can show the floor it
+ * prints was probed at all (an empty probe's run once came out cheaper
+ * than no probe): /sys/module/meminspect_kpfloor/parameters/hits.
+ */
+static DEFINE_PER_CPU(unsigned long, mi_floor_hits);
+
+static int mi_floor_hits_get(char *buf, const struct kernel_param *kp)
+{
+	unsigned long n = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		n += per_cpu(mi_floor_hits, cpu);
+	return sysfs_emit(buf, "%lu\n", n);
+}
+
+static const struct kernel_param_ops mi_floor_hits_ops = {
+	.get = mi_floor_hits_get,
+};
+
+module_param_cb(hits, &mi_floor_hits_ops, NULL, 0400);
+MODULE_PARM_DESC(hits, "calls the empty kprobe saw (read-only)");
+
 static int mi_floor_pre(struct kprobe *kp, struct pt_regs *regs)
 {
+	this_cpu_inc(mi_floor_hits);
 	return 0;
 }
 
