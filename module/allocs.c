@@ -45,6 +45,7 @@
 #include "capabilities.h"
 #include "fault.h"
 #include "fault_parse.h"
+#include "slab.h"
 
 #define MI_ALLOCS_PROBES	32	/* slots tried per insert or lookup */
 #define MI_ALLOCS_HASH_MIN	1024
@@ -72,7 +73,7 @@ static u32 mi_allocs_hash(unsigned long v)
 	return hash_long(v, 32);
 }
 
-static bool mi_allocs_aimed(unsigned long call_site)
+static bool mi_allocs_aimed(unsigned long call_site, const void *ptr)
 {
 	if (mi_allocs.aim_pid && task_tgid_nr(current) != mi_allocs.aim_pid)
 		return false;
@@ -96,6 +97,9 @@ static bool mi_allocs_aimed(unsigned long call_site)
 		if (!in)
 			return false;
 	}
+	/* last: the object's slab is a read of its head page */
+	if (mi_allocs.cache && mi_slab_cache_of(ptr) != mi_allocs.cache)
+		return false;
 	return true;
 }
 
@@ -175,7 +179,7 @@ static void mi_allocs_record(unsigned long call_site, const void *ptr,
 	unsigned int i;
 	int n;
 
-	if (ZERO_OR_NULL_PTR(ptr) || !mi_allocs_aimed(call_site) ||
+	if (ZERO_OR_NULL_PTR(ptr) || !mi_allocs_aimed(call_site, ptr) ||
 	    !mi_allocs_sampled(bytes_req))
 		return;
 	n = mi_allocs_site_get(call_site);
@@ -453,6 +457,7 @@ enum mi_allocs_knob {
 	MI_ALLOCS_SAMPLE_BYTES,
 	MI_ALLOCS_AIM_MODULE,
 	MI_ALLOCS_AIM_CGROUP,
+	MI_ALLOCS_AIM_CACHE,
 	MI_ALLOCS_NR_KNOBS
 };
 
@@ -464,21 +469,8 @@ static const char *const mi_allocs_knob_names[MI_ALLOCS_NR_KNOBS] = {
 	[MI_ALLOCS_SAMPLE_BYTES] = "sample_bytes",
 	[MI_ALLOCS_AIM_MODULE] = "aim_module",
 	[MI_ALLOCS_AIM_CGROUP] = "aim_cgroup",
+	[MI_ALLOCS_AIM_CACHE] = "aim_cache",
 };
-
-/* The injector's knob of that name: its parser is aim_module's. */
-static const struct mi_fault_knob *mi_allocs_fault_knob(const char *name)
-{
-	const struct mi_fault_knob *k;
-
-	for (k = mi_fault_knobs; k->name; k++)
-		if (!strcmp(k->name, name))
-			return k;
-	return NULL;
-}
-
-/* Parsed into under mi_allocs.lock: too big for the stack. */
-static struct mi_fault_settings mi_allocs_parsed;
 
 static int mi_allocs_knob_show(struct seq_file *m, void *v)
 {
@@ -505,6 +497,9 @@ static int mi_allocs_knob_show(struct seq_file *m, void *v)
 	case MI_ALLOCS_AIM_CGROUP:
 		seq_printf(m, "%s\n", mi_allocs.aim_cgroup);
 		break;
+	case MI_ALLOCS_AIM_CACHE:
+		seq_printf(m, "%s\n", mi_allocs.aim_cache);
+		break;
 	default:
 		seq_printf(m, "%u\n", mi_allocs.hash_size);
 		break;
@@ -516,48 +511,6 @@ static int mi_allocs_knob_show(struct seq_file *m, void *v)
 static int mi_allocs_knob_open(struct inode *inode, struct file *file)
 {
 	return single_open(file, mi_allocs_knob_show, inode->i_private);
-}
-
-/*
- * @buf parsed by the injector's knob @name into mi_allocs_parsed, cleared
- * first (a string knob written empty reads "").
- */
-static int mi_allocs_parse_as(const char *name, const char *buf, size_t len)
-{
-	const struct mi_fault_knob *k = mi_allocs_fault_knob(name);
-
-	if (WARN_ON_ONCE(!k))
-		return -EINVAL;
-	memset(&mi_allocs_parsed, 0, sizeof(mi_allocs_parsed));
-	return mi_fault_parse_knob(k, buf, len, 0, &mi_allocs_parsed);
-}
-
-/*
- * aim_cgroup: the injector's aim-cgroup parser (an absolute path from the
- * cgroup v2 root, "" for any), resolved now as the injector does
- * (fault_knobs.c), the reference held until the next write or unload.
- */
-static int mi_allocs_aim_cgroup(const char *buf, size_t len)
-{
-	struct cgroup *cgrp = NULL;
-	int err;
-
-	err = mi_allocs_parse_as("aim-cgroup", buf, len);
-	if (err)
-		return err;
-	if (mi_allocs.armed)
-		return -EBUSY;
-	if (mi_allocs_parsed.aim_cgroup[0]) {
-		cgrp = cgroup_get_from_path(mi_allocs_parsed.aim_cgroup);
-		if (IS_ERR_OR_NULL(cgrp))
-			return -EINVAL;
-	}
-	if (mi_allocs.cgrp)
-		cgroup_put(mi_allocs.cgrp);
-	mi_allocs.cgrp = cgrp;
-	strscpy(mi_allocs.aim_cgroup, mi_allocs_parsed.aim_cgroup,
-		sizeof(mi_allocs.aim_cgroup));
-	return 0;
 }
 
 static int mi_allocs_knob_apply(enum mi_allocs_knob knob, const char *buf,
@@ -597,19 +550,11 @@ static int mi_allocs_knob_apply(enum mi_allocs_knob knob, const char *buf,
 		mi_allocs.sample_bytes = u;
 		return 0;
 	case MI_ALLOCS_AIM_MODULE:
-		err = mi_allocs_parse_as("aim-module", buf, len);
-		if (err)
-			return err;
-		if (mi_allocs_parsed.aim_module[0] &&
-		    !mi_fault_aim_module_available())
-			return -EOPNOTSUPP;
-		if (mi_allocs.armed)
-			return -EBUSY;
-		strscpy(mi_allocs.aim_module, mi_allocs_parsed.aim_module,
-			sizeof(mi_allocs.aim_module));
-		return 0;
+		return mi_allocs_aim_module(buf, len);
 	case MI_ALLOCS_AIM_CGROUP:
 		return mi_allocs_aim_cgroup(buf, len);
+	case MI_ALLOCS_AIM_CACHE:
+		return mi_allocs_aim_cache(buf, len);
 	default:
 		err = mi_fault_parse_uint(buf, len, MI_ALLOCS_HASH_MIN,
 					  MI_ALLOCS_HASH_MAX, &u);
@@ -713,19 +658,21 @@ note:
 }
 DEFINE_SHOW_ATTRIBUTE(mi_allocs_table);
 
-static struct mi_cap mi_allocs_cap = {
-	.name = "allocs", .kind = MI_CAP_MECHANISM,
+static struct mi_cap mi_allocs_cap[] = {
+	{ .name = "allocs", .kind = MI_CAP_MECHANISM },
+	{ .name = "allocs.aim_cache", .kind = MI_CAP_MECHANISM },
 };
 
 static struct mi_cap_table mi_allocs_caps;
 
 int mi_allocs_init(struct dentry *parent)
 {
+	char why[MI_CAP_DETAIL_LEN];
 	struct dentry *file;
 	uintptr_t knob;
 
 	/* a directory of knobs and one table: a mechanism row, as fault/ */
-	mi_cap_set(&mi_allocs_cap, true,
+	mi_cap_set(&mi_allocs_cap[0], true,
 		   "directory allocs/: slab allocations by call site from the kmem tracepoints (docs/allocs.md); %s",
 #ifdef MI_HAVE_KMEM_TP_NODE_FOLDED
 		   "kmem_cache_alloc's size is kmem_cache_size() of its cache"
@@ -733,7 +680,17 @@ int mi_allocs_init(struct dentry *parent)
 		   "kmalloc_node and kmem_cache_alloc_node probed too, sizes from the tracepoint"
 #endif
 		   );
-	mi_caps_register(&mi_allocs_caps, &mi_allocs_cap, 1);
+	if (!mi_slab_find_available(why, sizeof(why)))
+		mi_cap_set(&mi_allocs_cap[1], false,
+			   "slab_caches cannot be walked: %s", why);
+	else if (!mi_slab_cache_of_available())
+		mi_cap_set(&mi_allocs_cap[1], false,
+			   "member slab_cache of struct slab (struct page before 5.17) not found in BTF, or not a pointer");
+	else
+		mi_cap_set(&mi_allocs_cap[1], true,
+			   "names looked up on slab_caches under slab_mutex; each new object's cache read from its slab's slab_cache (BTF)");
+	mi_caps_register(&mi_allocs_caps, mi_allocs_cap,
+			 ARRAY_SIZE(mi_allocs_cap));
 	mi_allocs.dir = debugfs_create_dir("allocs", parent);
 	if (IS_ERR(mi_allocs.dir))
 		return PTR_ERR(mi_allocs.dir);

@@ -46,6 +46,8 @@ struct mi_allocs_state {
 	bool mod_set;			/* armed with aim_module */
 	char aim_cgroup[MI_FAULT_PATH_LEN];	/* "" = any */
 	struct cgroup *cgrp;		/* aim_cgroup resolved, referenced */
+	char aim_cache[MI_FAULT_NAME_LEN];	/* "" = any */
+	const void *cache;		/* aim_cache resolved: compared only */
 	unsigned int hash_size;		/* knob; the table has hash_cap slots */
 	unsigned int hash_cap;
 	unsigned int sample_bytes;	/* 0 = exact */
@@ -57,6 +59,11 @@ struct mi_allocs_state {
 };
 
 extern struct mi_allocs_state mi_allocs;
+
+/* allocs_aim.c: knob writes, under mi_allocs.lock */
+int mi_allocs_aim_module(const char *buf, size_t len);
+int mi_allocs_aim_cgroup(const char *buf, size_t len);
+int mi_allocs_aim_cache(const char *buf, size_t len);
 
 /* allocs_outstanding.c */
 int mi_allocs_outstanding_create(struct dentry *dir);

@@ -320,6 +320,7 @@ void mi_slab_init(void)
 		   "vmlinux BTF at __start_BTF (not exported) via ksyms, %s; read at load",
 		   desc);
 	mi_slab_layout();
+	mi_slab_object_layout();
 	mi_btf_close();
 
 	mi_slab.caches = (struct list_head *)mi_ksym("slab_caches");

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The cache a slab object belongs to, read from its slab: allocs/'s
+ * aim_cache (docs/allocs.md).  The kmem tracepoints do not say it for
+ * kmalloc() at all, nor for kmem_cache_alloc() before 6.1 ("mm/slab_common:
+ * drop kmem_alloc & avoid dereferencing fields when not using",
+ * 2c1d697fb8ba), but every object knows: its slab's slab_cache.  struct
+ * slab overlays the head page of its folio; up to 5.16 the member is in
+ * struct page itself ("mm: Split slab into its own type", d122019bf061,
+ * v5.17).  Neither is copied here: the offset comes from the running
+ * kernel's BTF at load, and without it the answer is "no cache".
+ */
+#include <linux/mm.h>
+#include <linux/page-flags.h>
+
+#include "btf.h"
+#include "slab.h"
+
+static u32 mi_slab_cache_off;
+static bool mi_slab_cache_ok;
+
+/* Called by mi_slab_init() with the BTF open. */
+void mi_slab_object_layout(void)
+{
+	struct mi_btf_member bm;
+	u32 sid = mi_btf_struct("slab");
+
+	/* a struct slab with a slab_list is SLUB's (5.17 on), else struct page */
+	if (!sid || !mi_btf_member(sid, "slab_list", &bm))
+		sid = mi_btf_struct("page");
+	if (!sid || !mi_btf_member(sid, "slab_cache", &bm) || bm.bit_size ||
+	    bm.bit_offset % 8 || bm.size != sizeof(void *))
+		return;
+	mi_slab_cache_off = bm.bit_offset / 8;
+	mi_slab_cache_ok = true;
+}
+
+bool mi_slab_cache_of_available(void)
+{
+	return mi_slab_cache_ok;
+}
+
+/*
+ * The cache @obj was allocated from, or NULL (not a slab object: a large
+ * kmalloc's pages).  For probes, any context: no lock, no allocation.  The
+ * caller keeps @obj allocated meanwhile (the kmem tracepoints run before
+ * the new object is returned), so its slab and the slab's cache stay.
+ * Only compared, never dereferenced by the callers.
+ */
+const void *mi_slab_cache_of(const void *obj)
+{
+	struct page *head;
+
+	if (!mi_slab_cache_ok || !virt_addr_valid(obj))
+		return NULL;
+	head = virt_to_head_page(obj);
+	if (!PageSlab(head))
+		return NULL;
+	return READ_ONCE(*(void **)((char *)head + mi_slab_cache_off));
+}
