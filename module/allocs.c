@@ -169,6 +169,27 @@ static bool mi_allocs_sampled(size_t req)
 	return (x >> 32) * n < (u64)req << 32;
 }
 
+/*
+ * The site's cache column: the cache of its first object, until an object
+ * of another cache makes it SEVERAL (a kmalloc() of a variable size).  Read
+ * from the object's slab (slab_lookup.c); a large kmalloc's pages are
+ * PAGES.  Without the slab_cache offset the column stays NONE ("-").
+ */
+static void mi_allocs_site_cache(struct mi_allocs_site *s, const void *ptr)
+{
+	unsigned long seen = READ_ONCE(s->cache), c;
+
+	if (seen == MI_ALLOCS_CACHE_SEVERAL || !mi_slab_cache_of_available())
+		return;
+	c = (unsigned long)mi_slab_cache_of(ptr) ?: MI_ALLOCS_CACHE_PAGES;
+	if (seen == c)
+		return;
+	if (seen == MI_ALLOCS_CACHE_NONE)
+		seen = cmpxchg(&s->cache, MI_ALLOCS_CACHE_NONE, c);
+	if (seen != MI_ALLOCS_CACHE_NONE && seen != c)
+		WRITE_ONCE(s->cache, MI_ALLOCS_CACHE_SEVERAL);
+}
+
 static void mi_allocs_record(unsigned long call_site, const void *ptr,
 			     size_t bytes_req, size_t bytes_alloc)
 {
@@ -188,6 +209,7 @@ static void mi_allocs_record(unsigned long call_site, const void *ptr,
 		return;
 	}
 	s = &mi_allocs.sites[n];
+	mi_allocs_site_cache(s, ptr);
 	req = min_t(size_t, max_t(size_t, bytes_req, 1), U32_MAX);
 	alloc = min_t(size_t, bytes_alloc, U32_MAX);
 	mi_allocs_weigh(req, alloc, &w);
@@ -406,6 +428,7 @@ static int mi_allocs_reset(void)
 		struct mi_allocs_site *s = &mi_allocs.sites[i];
 
 		s->call_site = 0;
+		s->cache = MI_ALLOCS_CACHE_NONE;
 		atomic64_set(&s->allocs, 0);
 		atomic64_set(&s->frees, 0);
 		atomic64_set(&s->live, 0);
@@ -611,16 +634,35 @@ static long long mi_allocs_fp_round(long long v)
  * per second since arming.  Sampled, every figure but samples is an
  * estimate.
  */
+/*
+ * A site's cache column: the cache's name, "(several)", "(pages)", or "-"
+ * (not known: no names, no slab_cache offset, or a cache destroyed since;
+ * looked up on slab_caches, so a stale address is never dereferenced).
+ */
+static const char *mi_allocs_cache_name(unsigned long cache, bool names)
+{
+	if (cache == MI_ALLOCS_CACHE_SEVERAL)
+		return "(several)";
+	if (cache == MI_ALLOCS_CACHE_PAGES)
+		return "(pages)";
+	if (cache == MI_ALLOCS_CACHE_NONE || !names)
+		return "-";
+	return mi_slab_name_of((const void *)cache) ?: "-";
+}
+
 static int mi_allocs_table_show(struct seq_file *m, void *v)
 {
 	unsigned long ms = 0;
 	unsigned int i, used = 0;
+	bool names = false;
 
 	if (mutex_lock_killable(&mi_allocs.lock))
 		return -EINTR;
-	seq_puts(m, "live_objs live_bytes live_bytes_alloc allocs frees rate samples site\n");
+	seq_puts(m, "live_objs live_bytes live_bytes_alloc allocs frees rate samples cache site\n");
 	if (!mi_allocs.sites)
 		goto note;
+	/* the cache names: caches stay on slab_caches while it is held */
+	names = !mi_slab_names_lock();
 	/* since arming, until disarming */
 	ms = max(1U, jiffies_to_msecs((mi_allocs.armed ? jiffies :
 				       mi_allocs.disarmed_at) - mi_allocs.armed_at));
@@ -634,15 +676,19 @@ static int mi_allocs_table_show(struct seq_file *m, void *v)
 		used++;
 		if (!allocs)
 			continue;
-		seq_printf(m, "%lld %lld %lld %lld %lld %lld %lld %pS\n",
+		seq_printf(m, "%lld %lld %lld %lld %lld %lld %lld %s %pS\n",
 			   mi_allocs_fp_round(atomic64_read(&s->live)),
 			   (long long)atomic64_read(&s->live_req),
 			   (long long)atomic64_read(&s->live_alloc),
 			   mi_allocs_fp_round(allocs),
 			   mi_allocs_fp_round(atomic64_read(&s->frees)),
 			   div_s64(mi_allocs_fp_round(allocs) * 1000, ms),
-			   (long long)atomic64_read(&s->samples), (void *)site);
+			   (long long)atomic64_read(&s->samples),
+			   mi_allocs_cache_name(READ_ONCE(s->cache), names),
+			   (void *)site);
 	}
+	if (names)
+		mi_slab_names_unlock();
 note:
 	seq_printf(m, "# allocs: armed %d mode %s sample_bytes %u elapsed_ms %lu sites %u sites_used %u hash_size %u table_bytes %zu site_overflow %lld obj_overflow %lld\n",
 		   mi_allocs.armed,

@@ -85,7 +85,7 @@ int mi_allocs_aim_cgroup(const char *buf, size_t len)
  * aim_cache: a cache name as /proc/slabinfo prints it, "" for any, looked
  * up now on slab_caches (-EINVAL: no such cache; a merged cache's alias
  * name is not on the list, as for the injector).  The probes compare the
- * cache of each new object, read from its slab (slab_object.c), with the
+ * cache of each new object, read from its slab (slab_lookup.c), with the
  * one found: kmalloc() allocations count under their kmalloc-N cache, and
  * so do the caches merged into it.  The pointer is only compared: a cache
  * destroyed while aimed at matches nothing (or a new cache at its address).

@@ -20,8 +20,14 @@ struct dentry;
 #define MI_ALLOCS_TOMB		1UL	/* a freed slot; never a slab pointer */
 #define MI_ALLOCS_BUSY		2UL	/* being filled by one probe */
 
+/* mi_allocs_site.cache besides a cache's address */
+#define MI_ALLOCS_CACHE_NONE	0UL	/* no allocation seen yet */
+#define MI_ALLOCS_CACHE_SEVERAL	1UL	/* objects of more than one cache */
+#define MI_ALLOCS_CACHE_PAGES	2UL	/* not a slab object: a large kmalloc */
+
 struct mi_allocs_site {
 	unsigned long call_site;	/* 0 = free slot; set once per arming */
+	unsigned long cache;		/* its objects' cache: compared only */
 	/* estimates: counts in MI_ALLOCS_FP_ONE units, bytes in bytes */
 	atomic64_t allocs, frees;
 	atomic64_t live, live_req, live_alloc;

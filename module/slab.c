@@ -584,28 +584,34 @@ bool mi_slab_find_available(char *why, size_t len)
 	return mi_slab.walk;
 }
 
-int mi_slab_find_cache(const char *name, const void **cache)
+/* slab_mutex for mi_slab_search(): 0, -EOPNOTSUPP (no list) or -EINTR */
+int mi_slab_names_lock(void)
+{
+	return mi_slab.walk ? mutex_lock_killable(mi_slab.mutex) : -EOPNOTSUPP;
+}
+
+void mi_slab_names_unlock(void)
+{
+	mutex_unlock(mi_slab.mutex);
+}
+
+/*
+ * The cache called @name, or (@name NULL) the one at @cache, on
+ * slab_caches, its name in *@namep; NULL if none.  Caller holds
+ * mi_slab_names_lock().
+ */
+void *mi_slab_search(const char *name, const void *cache, const char **namep)
 {
 	struct list_head *pos;
-	int err;
 
-	if (!mi_slab.walk)
-		return -EOPNOTSUPP;
-	err = mutex_lock_killable(mi_slab.mutex);
-	if (err)
-		return err;
-	err = -EINVAL;
 	list_for_each(pos, mi_slab.caches) {
 		void *s = (void *)pos - mi_slab.mem[MI_KC_LIST].off;
 
-		if (!strcmp(mi_cache_name(s), name)) {
-			*cache = s;
-			err = 0;
-			break;
-		}
+		*namep = mi_cache_name(s);
+		if (name ? !strcmp(*namep, name) : s == cache)
+			return s;
 	}
-	mutex_unlock(mi_slab.mutex);
-	return err;
+	return NULL;
 }
 
 /* ---- the file ------------------------------------------------------------ */

@@ -6,9 +6,13 @@
 
 void mi_slab_init(void);
 void mi_slab_exit(void);
-int mi_slab_find_cache(const char *name, const void **cache);
 bool mi_slab_find_available(char *why, size_t len);
-/* slab_object.c */
+int mi_slab_names_lock(void);
+void mi_slab_names_unlock(void);
+void *mi_slab_search(const char *name, const void *cache, const char **namep);
+/* slab_lookup.c: a cache by name, by address, of an object */
+int mi_slab_find_cache(const char *name, const void **cache);
+const char *mi_slab_name_of(const void *cache);
 void mi_slab_object_layout(void);
 bool mi_slab_cache_of_available(void);
 const void *mi_slab_cache_of(const void *obj);

@@ -134,6 +134,21 @@ check "allocations = $N" [ "$(site_field 4)" = "$N" ]
 check "samples = $N (exact)" [ "$(site_field 7)" = "$N" ]
 check "the note says exact" [ "$(note_value "$T/t1" mode)" = exact ]
 check "site symbolised in meminspect_test" grep -q 'allocs_fill+0x[0-9a-f]*/0x[0-9a-f]* \[meminspect_test\]' "$T/t1"
+# the cache column: the kmalloc cache the objects came from, read from
+# their slabs; /proc/slabinfo's row of that name has their object size
+cache=$(awk '/allocs_fill/ { print $8 }' "$T/t1")
+objc=$(awk -v c="$cache" '$1 == c { print $4 }' /proc/slabinfo)
+if [ "$(cap_available allocs.aim_cache)" = yes ]; then
+	check "the site's cache $cache is a kmalloc cache, its slabinfo objsize $objc = $objsize" \
+		[ "${cache#kmalloc-}" != "$cache" -a "$objc" = "$objsize" ]
+	require_reader
+	"$MI_READER" allocs --by cache > "$T/bc" 2>&1
+	check "meminspect allocs --by cache: $cache's row has the helper's $N live objects or more ($(awk -v c="$cache" '$NF == c { print $1 }' "$T/bc"))" \
+		[ "$(awk -v c="$cache" '$NF == c { print $1 }' "$T/bc")" -ge "$N" ]
+else
+	check "no slab_cache offset or cache list (allocs.aim_cache no): the cache column is '-'" \
+		[ "$cache" = - ]
+fi
 check "no overflow" [ "$(note_value "$T/t1" site_overflow)$(note_value "$T/t1" obj_overflow)" = 00 ]
 # outstanding: the live objects at least a minimum age old (written to
 # the open file), with up to 4 addresses per site
@@ -268,6 +283,8 @@ else
 		[ "$got" = "$N/$N" ]
 	check "aim_cache $HC: the helper's kmalloc($S)s (another cache) not counted" \
 		[ "$(site_field 4)" = none ]
+	check "aim_cache $HC: every site's cache column is $HC" \
+		[ -z "$(awk -v c="$HC" 'NR > 1 && !/^#/ && $8 != c' "$A/table")" ]
 	echo 0 > "$MI_TEST_DIR/allocs"
 	echo 0 > "$MI_TEST_DIR/slab_objs"
 	got="$(sites_sum 1)/$(sites_sum 5)"
@@ -289,6 +306,8 @@ else
 	diag "touch x200, aim_cache dentry: $live live dentries at $(awk 'NR > 1 && !/^#/' "$A/table" | wc -l) sites"
 	check "aim_cache dentry: 200 new files, at least 200 live dentries counted ($live)" [ "$live" -ge 200 ]
 	check "aim_cache dentry: every site is in the d_alloc family (${other:-all})" [ -z "$other" ]
+	check "aim_cache dentry: every site's cache column is dentry" \
+		[ -z "$(awk 'NR > 1 && !/^#/ && $8 != "dentry"' "$A/table")" ]
 	rm -rf /tmp/mi-dc
 	echo > "$A/aim_cache"
 	check "aim_cache cleared" [ -z "$(cat "$A/aim_cache")" ]

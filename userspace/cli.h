@@ -68,6 +68,8 @@ struct allocs_opts {
 	struct mi_table *prev;	/* --watch: the last round's, for recent_rate */
 	bool outstanding;	/* --outstanding: allocs/outstanding */
 	long min_age;		/* --min-age SECONDS; -1: not given */
+	bool by_cache;		/* --by cache: the sites summed by cache */
+	bool by_given;		/* --by was given (an allocs option) */
 };
 
 /* export */

@@ -26,9 +26,19 @@
 #define OUT_FILE "allocs/outstanding"
 #define OUT_NOTE "outstanding: "
 
+/* integers before the site, but for cache: a name, (several), (pages) or - */
 int check_allocs(const struct mi_table *t)
 {
-	return view_check_integers(t, 0);	/* before the site */
+	int cache = mi_field_index(t, "cache");
+
+	for (size_t r = 0; r < mi_nrecords(t); r++)
+		for (size_t col = 0; col + 1 < mi_nfields(t); col++) {
+			const char *v = mi_value(t, r, col);
+
+			if ((int)col != cache && !mi_is_none(v) && !mi_is_integer(v))
+				return view_format_error(t, r, "value is not an integer", v);
+		}
+	return ST_OK;
 }
 
 /* objs, bytes, oldest_s integers; addrs a comma list of 0x hex */
@@ -142,7 +152,7 @@ void json_allocs(struct json *j, const struct mi_table *t)
 		}
 		p = v + vw + strspn(v + vw, " ");
 	}
-	json_key(j, "call_sites");
+	json_key(j, strcmp(mi_field_name(t, mi_nfields(t) - 1), "cache") ? "call_sites" : "caches");
 	json_begin_array(j);
 	for (size_t r = 0; r < mi_nrecords(t); r++) {
 		json_begin_object(j);
@@ -167,7 +177,13 @@ static long long num(const struct mi_table *t, size_t r, const char *f)
 	return !s || mi_parse_s64(s, &v) ? -1 : v;
 }
 
-/* Largest first by field key, then by site. */
+/* The row's name: the last field (site, or cache under --by cache). */
+static const char *row_name(const struct mi_table *t, size_t r)
+{
+	return mi_value(t, r, mi_nfields(t) - 1);
+}
+
+/* Largest first by field key, then by name. */
 static int allocs_cmp(const struct mi_table *t, size_t x, size_t y, const void *arg)
 {
 	const char *key = arg;
@@ -175,7 +191,66 @@ static int allocs_cmp(const struct mi_table *t, size_t x, size_t y, const void *
 
 	if (vx != vy)
 		return vx < vy ? 1 : -1;
-	return strcmp(mi_get(t, x, "site"), mi_get(t, y, "site"));
+	return strcmp(row_name(t, x), row_name(t, y));
+}
+
+/*
+ * --by cache: the sites summed by their cache column, a row per cache
+ * (and per "(several)", "(pages)", "-"), with how many sites; every
+ * count of the table is a sum over sites, so the sums are the cache's.
+ * The note travels with it. NULL (and a message) when out of memory.
+ */
+static struct mi_table *by_cache(const struct mi_table *t)
+{
+	size_t nf = mi_nfields(t), k = 0;
+	const char **fields = calloc(nf + 1, sizeof(*fields));
+	int cache = mi_field_index(t, "cache"), sites;
+	struct mi_table *v = NULL;
+	struct mi_error e;
+
+	if (!fields || cache < 0)
+		goto out;
+	for (size_t col = 0; col + 1 < nf; col++)
+		if ((int)col != cache)
+			fields[k++] = mi_field_name(t, col);
+	fields[k++] = "sites";
+	fields[k++] = "cache";
+	v = mi_table_new(mi_table_name(t), fields, &e);
+	if (!v)
+		goto out;
+	sites = mi_field_index(v, "sites");
+	for (size_t r = 0; r < mi_nrecords(t); r++) {
+		const char *name = mi_value(t, r, (size_t)cache);
+		long g = mi_find(v, "cache", name);
+
+		if (g < 0) {
+			g = mi_table_add_record(v);
+			if (g < 0)
+				break;
+			for (size_t col = 0; col < k; col++)
+				mi_table_set(v, (size_t)g, col, "0");
+			mi_table_set_field(v, (size_t)g, "cache", name);
+		}
+		for (size_t col = 0; col + 1 < nf; col++) {
+			const char *f = mi_field_name(t, col);
+
+			if ((int)col != cache)
+				mi_table_setf(v, (size_t)g, (size_t)mi_field_index(v, f), "%lld",
+					      num(v, (size_t)g, f) + num(t, r, f));
+		}
+		mi_table_setf(v, (size_t)g, (size_t)sites, "%lld", num(v, (size_t)g, "sites") + 1);
+	}
+	mi_table_copy_notes(v, t);
+	if (mi_table_error(v)) {
+		mi_table_free(v);
+		v = NULL;
+	}
+out:
+	free(fields);
+	if (!v)
+		fprintf(stderr, "meminspect: %s: %s\n", mi_table_name(t),
+			cache < 0 ? "no cache column (a module older than this reader)" : "out of memory");
+	return v;
 }
 
 static const struct allocs_key {
@@ -245,7 +320,7 @@ static int allocs_view(const char *file, const struct mi_table *t, const struct 
 	for (size_t r = 0; r < mi_nrecords(t); r++) {
 		mi_table_copy_record(v, t, r);
 		if (prev && rr >= 0) {
-			long p = mi_find(prev, "site", mi_get(t, r, "site"));
+			long p = mi_find(prev, mi_field_name(t, nf - 1), row_name(t, r));
 			long long before = p < 0 ? 0 : num(prev, (size_t)p, "allocs");
 			long long now = num(t, r, "allocs");
 
@@ -323,6 +398,14 @@ int cmd_allocs(const struct mi_cli *c, struct cmd_opts *opts)
 		key = "recent_rate";
 	if (o->outstanding)
 		key = out_field(key);
+	if (o->by_cache) {
+		struct mi_table *g = by_cache(t);
+
+		mi_table_free(t);
+		if (!g)
+			return ST_FORMAT;
+		t = g;
+	}
 	st = allocs_view(file, t, o->prev, c->watch && !o->outstanding, key, opts->slab.top, &v);
 	if (st) {
 		mi_table_free(t);

@@ -111,11 +111,12 @@ static const struct prom_rule prom_rules[] = {
 	{ .file = "fault/stats", .metric = "fault", .labels = "site",
 	  .counters = "checked matched failed nofail" },
 	/*
-	 * allocs/table (docs/allocs.md): meminspect_allocs_live_bytes{site=
-	 * "kstrdup+0x2d/0x60"}, ..._allocs_total, ..._frees_total; the counts
-	 * restart at each arming; rate (since arming) is left to rate().
+	 * allocs/table (docs/allocs.md): meminspect_allocs_live_bytes{cache=
+	 * "kmalloc-64",site="kstrdup+0x2d/0x60"}, ..._allocs_total,
+	 * ..._frees_total; the counts restart at each arming; rate (since
+	 * arming) is left to rate().
 	 */
-	{ .file = "allocs/table", .metric = "allocs", .labels = "site",
+	{ .file = "allocs/table", .metric = "allocs", .labels = "cache site",
 	  .counters = "allocs frees", .skip = "rate" },
 	{ .labels = DEFAULT_LABELS, .per_pid = "pid" },
 };

@@ -160,10 +160,15 @@ static const struct command commands[] = {
 	  "                    sorted by bytes or count (a memleak -K without BPF)\n"
 	  "  --min-age S       with --outstanding: only objects at least S seconds old\n"
 	  "                    (written to the live file; 0 to 86400)\n"
+	  "  --by KEY          site (the default) or cache: the sites summed by the\n"
+	  "                    cache their objects came from (its cache column: a name,\n"
+	  "                    (several) for sites of more than one, (pages) for large\n"
+	  "                    kmallocs), with a sites count: a slabratetop by cache\n"
 	  "--watch SECONDS repeats it every SECONDS; a recent_rate column before site\n"
 	  "is the allocations per second since the previous round ('-' in the first).\n"
 	  "--json prints {\"armed\": 1, \"mode\": \"exact\", ... (the note's pairs),\n"
-	  "\"call_sites\": [{\"live_objs\": N, ..., \"site\": \"...\"}, ...]}.\n" },
+	  "\"call_sites\": [{\"live_objs\": N, ..., \"site\": \"...\"}, ...]}\n"
+	  "(\"caches\": [...] under --by cache).\n" },
 	{ "slab", cmd_slab, CMD_WATCH | CMD_SLAB,
 	  "slab caches: sizes, counts, waste and growth (a slabtop)",
 	  "Prints the module's slabs file, one row per slab cache, sorted.\n"
@@ -247,6 +252,7 @@ static const char options_help[] =
 	"  --sort KEY      bytes, rate, count or allocs\n"
 	"  --outstanding   the live objects by call site, with addresses\n"
 	"  --min-age S     with --outstanding: at least S seconds old\n"
+	"  --by KEY        site or cache: rows by call site or by slab cache\n"
 	"  --aliases       the names merged into each cache (alias_names)\n"
 	"export only:\n"
 	"  --prometheus    Prometheus text format\n"
@@ -326,7 +332,7 @@ static int version(const struct mi_access *a)
 enum { OPT_DONE = -1, OPT_EXIT_OK = -2 };
 enum {
 	OPT_PROMETHEUS = 256, OPT_TEXTFILE_DIR, OPT_PER_PID, OPT_SORT, OPT_TOP, OPT_ALIASES,
-	OPT_TYPES, OPT_TABLE, OPT_OUTSTANDING, OPT_MIN_AGE, OPT_CGROUP,
+	OPT_TYPES, OPT_TABLE, OPT_OUTSTANDING, OPT_MIN_AGE, OPT_CGROUP, OPT_BY,
 };
 
 /*
@@ -354,6 +360,7 @@ static int parse_options(struct ctx *c, int argc, char **argv, const struct comm
 		{ "table", no_argument, NULL, OPT_TABLE },
 		{ "outstanding", no_argument, NULL, OPT_OUTSTANDING },
 		{ "min-age", required_argument, NULL, OPT_MIN_AGE },
+		{ "by", required_argument, NULL, OPT_BY },
 		{ "cgroup", required_argument, NULL, OPT_CGROUP },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -439,6 +446,12 @@ static int parse_options(struct ctx *c, int argc, char **argv, const struct comm
 						    optarg);
 			c->opts.allocs.min_age = (long)n;
 			break;
+		case OPT_BY:
+			if (strcmp(optarg, "site") && strcmp(optarg, "cache"))
+				return mi_bad_usage("--by takes site or cache, not '%s'", optarg);
+			c->opts.allocs.by_cache = !strcmp(optarg, "cache");
+			c->opts.allocs.by_given = true;
+			break;
 		case OPT_CGROUP:
 			if (!*optarg)
 				return mi_bad_usage("--cgroup needs a cgroup v2 directory");
@@ -501,6 +514,10 @@ static int check_options(struct ctx *ctx, const struct command *cmd)
 	if ((ctx->opts.allocs.outstanding || ctx->opts.allocs.min_age >= 0) &&
 	    !(cmd->flags & CMD_ALLOCS))
 		return mi_bad_usage("--outstanding and --min-age are allocs options");
+	if (ctx->opts.allocs.by_given && !(cmd->flags & CMD_ALLOCS))
+		return mi_bad_usage("--by is an allocs option");
+	if (ctx->opts.allocs.by_cache && ctx->opts.allocs.outstanding)
+		return mi_bad_usage("--by cache is for the table, not --outstanding");
 	if (ctx->opts.allocs.min_age >= 0 && !ctx->opts.allocs.outstanding)
 		return mi_bad_usage("--min-age needs --outstanding");
 	if (ctx->opts.allocs.outstanding && ctx->opts.allocs.sort &&

@@ -1,20 +1,46 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The cache a slab object belongs to, read from its slab: allocs/'s
- * aim_cache (docs/allocs.md).  The kmem tracepoints do not say it for
- * kmalloc() at all, nor for kmem_cache_alloc() before 6.1 ("mm/slab_common:
- * drop kmem_alloc & avoid dereferencing fields when not using",
- * 2c1d697fb8ba), but every object knows: its slab's slab_cache.  struct
- * slab overlays the head page of its folio; up to 5.16 the member is in
- * struct page itself ("mm: Split slab into its own type", d122019bf061,
- * v5.17).  Neither is copied here: the offset comes from the running
- * kernel's BTF at load, and without it the answer is "no cache".
+ * Slab caches looked up: by name (the aim_cache knobs of fault/ and
+ * allocs/), by address (allocs/'s cache column, which never dereferences
+ * an address that is not on slab_caches: the cache may be gone), and the
+ * cache of an object, read from its slab (allocs/).  The kmem tracepoints
+ * do not say that for kmalloc() at all, nor for kmem_cache_alloc() before
+ * 6.1 ("mm/slab_common: drop kmem_alloc & avoid dereferencing fields when
+ * not using", 2c1d697fb8ba), but every object knows: its slab's
+ * slab_cache.  struct slab overlays the head page of its folio; up to 5.16
+ * the member is in struct page itself ("mm: Split slab into its own type",
+ * d122019bf061, v5.17).  Neither is copied here: the offset comes from the
+ * running kernel's BTF at load, and without it the answer is "no cache".
  */
 #include <linux/mm.h>
 #include <linux/page-flags.h>
 
 #include "btf.h"
 #include "slab.h"
+
+int mi_slab_find_cache(const char *name, const void **cache)
+{
+	int err = mi_slab_names_lock();
+	const char *found;
+	const void *s;
+
+	if (err)
+		return err;
+	s = mi_slab_search(name, NULL, &found);
+	mi_slab_names_unlock();
+	if (!s)
+		return -EINVAL;
+	*cache = s;
+	return 0;
+}
+
+/* The name of the cache at @cache, or NULL; under mi_slab_names_lock(). */
+const char *mi_slab_name_of(const void *cache)
+{
+	const char *name;
+
+	return mi_slab_search(NULL, cache, &name) ? name : NULL;
+}
 
 static u32 mi_slab_cache_off;
 static bool mi_slab_cache_ok;
