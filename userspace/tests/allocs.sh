@@ -106,12 +106,6 @@ run "$M" --dir "$AD" --json allocs --by cache
 is "allocs --by cache --json: a caches array, one object per cache" \
 	"$(awk 'NR > 1 && !/^#/ { print $8 }' "$AF/table" | sort -u | wc -l) kmalloc-256 2" \
 	"$(jq -r '"\(.caches | length) \(.caches[0].cache) \(.caches[0].sites)"' <<<"$out")"
-for c in "allocs --by name:--by takes site or cache" "slab --by cache:--by is an allocs option" \
-	"allocs --by cache --outstanding:--by cache is for the table"; do
-	run "$M" --dir "$AD" ${c%%:*}
-	is "'${c%%:*}': usage error 2" 2 "$rc"
-	has "'${c%%:*}': message" "${c#*:}" "$err"
-done
 # a table without the cache column (a module older than the reader): said, not guessed
 awk '{ $8 = ""; sub(/  /, " ") } 1' "$AF/table" >"$tmp/aw/allocs/table"
 sed -i '1s/samples  site/samples site/' "$tmp/aw/allocs/table"
@@ -162,7 +156,9 @@ for c in "allocs --outstanding --min-age 1:--min-age needs the live files" \
 	"allocs --min-age 1:--min-age needs --outstanding" \
 	"allocs --outstanding --sort rate:sorts by bytes or count" \
 	"allocs --outstanding --min-age 86401:--min-age takes whole seconds" \
-	"summary --outstanding:are allocs options"; do
+	"summary --outstanding:are allocs options" \
+	"allocs --by name:--by takes site or cache" "slab --by cache:--by is an allocs option" \
+	"allocs --by cache --outstanding:--by cache is for the table"; do
 	run "$M" --dir "$AD" ${c%%:*}
 	is "'${c%%:*}': usage error 2" 2 "$rc"
 	has "'${c%%:*}': message" "${c#*:}" "$err"
