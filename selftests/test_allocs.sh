@@ -149,6 +149,18 @@ else
 	check "no slab_cache offset or cache list (allocs.aim_cache no): the cache column is '-'" \
 		[ "$cache" = - ]
 fi
+# the reader's /proc/allocinfo layout of the same table (aim_pid keeps the
+# reader's own allocations out): the kernel's header, "%12lli %8llu " lines,
+# the helper's site with its live allocated bytes and live objects
+require_reader
+"$MI_READER" allocs --allocinfo > "$T/ai" 2>&1
+diag "$(grep allocs_fill "$T/ai")"
+check "meminspect allocs --allocinfo: allocinfo's version line first" \
+	[ "$(sed -n 1p "$T/ai")" = "allocinfo - version: 1.0" ]
+check "meminspect allocs --allocinfo: every site line in the kernel's '%12lli %8llu TAG func:NAME' form" \
+	[ "$(tail -n +3 "$T/ai" | grep -cvE '^[ 0-9]{12} [ 0-9]{8} [^ ]+( \[[^]]+\])? func:[^ +]+$')" = 0 ]
+check "meminspect allocs --allocinfo: allocs_fill's size $N x $objsize, calls $N, in [meminspect_test]" \
+	[ "$(awk '/allocs_fill/ { print $1, $2, $4, $5 }' "$T/ai")" = "$((N * objsize)) $N [meminspect_test] func:allocs_fill" ]
 check "no overflow" [ "$(note_value "$T/t1" site_overflow)$(note_value "$T/t1" obj_overflow)" = 00 ]
 # outstanding: the live objects at least a minimum age old (written to
 # the open file), with up to 4 addresses per site

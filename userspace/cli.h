@@ -70,6 +70,7 @@ struct allocs_opts {
 	long min_age;		/* --min-age SECONDS; -1: not given */
 	bool by_cache;		/* --by cache: the sites summed by cache */
 	bool by_given;		/* --by was given (an allocs option) */
+	bool allocinfo;		/* --allocinfo: /proc/allocinfo's layout */
 };
 
 /* export */

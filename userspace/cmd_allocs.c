@@ -7,6 +7,7 @@
  * round, timed by the note's elapsed_ms (the kernel's clock since arming).
  * --outstanding reads allocs/outstanding instead: the live objects at
  * least --min-age seconds old (written to the open file), by call site.
+ * --allocinfo prints the sites in /proc/allocinfo's layout.
  */
 #include "access.h"
 #include "cli.h"
@@ -379,6 +380,40 @@ static int load_outstanding(const struct mi_cli *c, const struct allocs_opts *o,
 }
 
 /*
+ * --allocinfo: the view in /proc/allocinfo's layout (lib/alloc_tag.c, v6.10:
+ * a version line, a "#" header, then "%12lli %8llu <tag info>" per tag) so
+ * that scripts written for that file read ours.  size is live_bytes_alloc,
+ * for allocinfo counts each object's allocated size; calls is live_objs,
+ * for allocinfo's calls are live allocations too (alloc_tag_sub() takes
+ * them back).  The kernel's tag info is "file:line [module] func:name";
+ * without debug info the site stands where file:line would, so
+ * "name+off/size [module] func:name".  A row whose figures are not
+ * numbers is left out and counted on stderr: the layout has no "-".
+ */
+static void print_allocinfo(const struct mi_table *v)
+{
+	size_t left_out = 0;
+
+	printf("allocinfo - version: 1.0\n");
+	printf("#     <size>  <calls> <tag info>\n");
+	for (size_t r = 0; r < mi_nrecords(v); r++) {
+		const char *site = row_name(v, r);
+		long long size = num(v, r, "live_bytes_alloc"), calls = num(v, r, "live_objs");
+		size_t fn = strcspn(site, "+ ");
+
+		if (size < 0 || calls < 0) {
+			left_out++;
+			continue;
+		}
+		printf("%12lli %8llu %s func:%.*s\n", size, (unsigned long long)calls, site,
+		       (int)fn, site);
+	}
+	if (left_out)
+		fprintf(stderr, "meminspect: allocs --allocinfo: %zu site(s) left out: no figures\n",
+			left_out);
+}
+
+/*
  * One round. Under --watch, meminspect.c calls it every c->watch seconds
  * and the round's table stays in o->prev for the next one's recent_rate.
  */
@@ -398,6 +433,9 @@ int cmd_allocs(const struct mi_cli *c, struct cmd_opts *opts)
 		key = "recent_rate";
 	if (o->outstanding)
 		key = out_field(key);
+	/* allocinfo's size is the allocated bytes: bytes sorts by what it shows */
+	if (o->allocinfo && !strcmp(key, "live_bytes"))
+		key = "live_bytes_alloc";
 	if (o->by_cache) {
 		struct mi_table *g = by_cache(t);
 
@@ -418,6 +456,11 @@ int cmd_allocs(const struct mi_cli *c, struct cmd_opts *opts)
 		json_init(&j, stdout);
 		json_allocs(&j, v);
 		json_finish(&j);
+	} else if (o->allocinfo) {
+		/* stdout keeps the kernel's layout: the mode goes to stderr */
+		print_allocinfo(v);
+		if (note_get(t, "mode", mode, sizeof(mode)) && !strcmp(mode, "sampled"))
+			fprintf(stderr, "meminspect: allocs --allocinfo: sampled: size and calls are estimates (docs/allocs.md)\n");
 	} else {
 		st = view_print(c, v);
 		if (note_get(t, "mode", mode, sizeof(mode)) && !strcmp(mode, "sampled"))

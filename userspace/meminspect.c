@@ -164,6 +164,9 @@ static const struct command commands[] = {
 	  "                    cache their objects came from (its cache column: a name,\n"
 	  "                    (several) for sites of more than one, (pages) for large\n"
 	  "                    kmallocs), with a sites count: a slabratetop by cache\n"
+	  "  --allocinfo       the sites in /proc/allocinfo's layout (size = live bytes\n"
+	  "                    as allocated, calls = live objects, tag info = the site\n"
+	  "                    and func:SYMBOL), for scripts written for that file\n"
 	  "--watch SECONDS repeats it every SECONDS; a recent_rate column before site\n"
 	  "is the allocations per second since the previous round ('-' in the first).\n"
 	  "--json prints {\"armed\": 1, \"mode\": \"exact\", ... (the note's pairs),\n"
@@ -253,6 +256,7 @@ static const char options_help[] =
 	"  --outstanding   the live objects by call site, with addresses\n"
 	"  --min-age S     with --outstanding: at least S seconds old\n"
 	"  --by KEY        site or cache: rows by call site or by slab cache\n"
+	"  --allocinfo     the table in /proc/allocinfo's layout\n"
 	"  --aliases       the names merged into each cache (alias_names)\n"
 	"export only:\n"
 	"  --prometheus    Prometheus text format\n"
@@ -333,6 +337,7 @@ enum { OPT_DONE = -1, OPT_EXIT_OK = -2 };
 enum {
 	OPT_PROMETHEUS = 256, OPT_TEXTFILE_DIR, OPT_PER_PID, OPT_SORT, OPT_TOP, OPT_ALIASES,
 	OPT_TYPES, OPT_TABLE, OPT_OUTSTANDING, OPT_MIN_AGE, OPT_CGROUP, OPT_BY,
+	OPT_ALLOCINFO,
 };
 
 /*
@@ -361,6 +366,7 @@ static int parse_options(struct ctx *c, int argc, char **argv, const struct comm
 		{ "outstanding", no_argument, NULL, OPT_OUTSTANDING },
 		{ "min-age", required_argument, NULL, OPT_MIN_AGE },
 		{ "by", required_argument, NULL, OPT_BY },
+		{ "allocinfo", no_argument, NULL, OPT_ALLOCINFO },
 		{ "cgroup", required_argument, NULL, OPT_CGROUP },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -446,6 +452,9 @@ static int parse_options(struct ctx *c, int argc, char **argv, const struct comm
 						    optarg);
 			c->opts.allocs.min_age = (long)n;
 			break;
+		case OPT_ALLOCINFO:
+			c->opts.allocs.allocinfo = true;
+			break;
 		case OPT_BY:
 			if (strcmp(optarg, "site") && strcmp(optarg, "cache"))
 				return mi_bad_usage("--by takes site or cache, not '%s'", optarg);
@@ -516,6 +525,10 @@ static int check_options(struct ctx *ctx, const struct command *cmd)
 		return mi_bad_usage("--outstanding and --min-age are allocs options");
 	if (ctx->opts.allocs.by_given && !(cmd->flags & CMD_ALLOCS))
 		return mi_bad_usage("--by is an allocs option");
+	if (ctx->opts.allocs.allocinfo &&
+	    (!(cmd->flags & CMD_ALLOCS) || ctx->opts.allocs.outstanding ||
+	     ctx->opts.allocs.by_cache || c->json))
+		return mi_bad_usage("--allocinfo is for the allocs table by site, without --json");
 	if (ctx->opts.allocs.by_cache && ctx->opts.allocs.outstanding)
 		return mi_bad_usage("--by cache is for the table, not --outstanding");
 	if (ctx->opts.allocs.min_age >= 0 && !ctx->opts.allocs.outstanding)

@@ -113,6 +113,38 @@ run "$M" --dir "$tmp/aw" allocs --by cache
 is "allocs --by cache without a cache column: a format error (1)" 1 "$rc"
 has "allocs --by cache without a cache column: the message says why" "no cache column" "$err"
 
+# ---- allocs --allocinfo: /proc/allocinfo's layout (lib/alloc_tag.c) ----
+
+run "$M" --dir "$AD" allocs --allocinfo
+is "allocs --allocinfo: exit 0, nothing on stderr" "0 " "$rc $err"
+is "allocs --allocinfo: allocinfo's two header lines" \
+	"allocinfo - version: 1.0|#     <size>  <calls> <tag info>" "$(head -n 2 <<<"$out" | paste -sd'|')"
+is "allocs --allocinfo: a line per site of the file" "$(grep -vc '^#' "$AF/table")" \
+	"$(tail -n +2 <<<"$out" | wc -l)"
+# every line as the kernel prints it: "%12lli %8llu " then the tag info
+is "allocs --allocinfo: every line in '%12lli %8llu TAG func:NAME' form" 0 \
+	"$(tail -n +3 <<<"$out" | grep -cvE '^[ 0-9]{12} [ 0-9]{8} [^ ]+( \[[^]]+\])? func:[^ +]+$')"
+is "allocs --allocinfo: size = live_bytes_alloc, calls = live_objs, the module in brackets" \
+	"     3840000     5000 allocs_fill+0x33/0x60 [meminspect_test] func:allocs_fill" \
+	"$(grep 'allocs_fill' <<<"$out")"
+is "allocs --allocinfo: largest size first" \
+	"$(awk 'NR > 1 && !/^#/ { print $3 }' "$AF/table" | sort -rn | paste -sd' ')" \
+	"$(tail -n +3 <<<"$out" | awk '{ print $1 }' | paste -sd' ')"
+# the kernel documentation's recipe (Documentation/mm/allocation-profiling.rst)
+is "allocs --allocinfo: 'sort -g | tail -n 1' finds the largest site, as on /proc/allocinfo" \
+	"3840000 allocs_fill" "$(sort -g <<<"$out" | tail -n 1 | awk '{ sub(/func:/, "", $NF); print $1, $NF }')"
+run "$M" --dir "$tmp/allocs_s" allocs --allocinfo --top 1
+is "allocs --allocinfo, sampled: the estimate on stdout, the mode on stderr" \
+	"$(awk '/allocs_fill/ { print $1 }' "$AF/table.sampled") 1" "$(awk 'NR == 3 { print $2 }' <<<"$out") $(grep -c 'sampled: size and calls are estimates' <<<"$err")"
+for c in "allocs --allocinfo --json:--allocinfo is for the allocs table by site" \
+	"allocs --allocinfo --by cache:--allocinfo is for the allocs table by site" \
+	"allocs --allocinfo --outstanding:--allocinfo is for the allocs table by site" \
+	"slab --allocinfo:--allocinfo is for the allocs table by site"; do
+	run "$M" --dir "$AD" ${c%%:*}
+	is "'${c%%:*}': usage error 2" 2 "$rc"
+	has "'${c%%:*}': message" "${c#*:}" "$err"
+done
+
 # ---- export: the capabilities row "allocs" names allocs/table ----
 
 run "$M" --dir "$AD" export --prometheus
