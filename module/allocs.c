@@ -12,7 +12,9 @@
  * call sites in that module's text; the injector's module aim and its
  * parser, set only while disarmed), aim_cgroup (only tasks in that cgroup
  * v2 or below it; the injector's parser, resolved with a reference at the
- * write, set only while disarmed).  Read: table.
+ * write, set only while disarmed), pages (0/1: page allocations too, from
+ * the page allocator's tracepoints, allocs_pages.c; set only while
+ * disarmed).  Read: table.
  *
  * The probes run in any context, so they neither allocate nor print nor
  * lock: the site table and the object hash are preallocated when arming
@@ -73,20 +75,14 @@ static u32 mi_allocs_hash(unsigned long v)
 	return hash_long(v, 32);
 }
 
-static bool mi_allocs_aimed(unsigned long call_site, const void *ptr)
+/* The aims on whose allocation it is: no site needed (page probes). */
+static bool mi_allocs_task_aimed(void)
 {
 	if (mi_allocs.aim_pid && task_tgid_nr(current) != mi_allocs.aim_pid)
 		return false;
 	if (mi_allocs.aim_comm[0] &&
 	    strncmp(current->comm, mi_allocs.aim_comm, TASK_COMM_LEN))
 		return false;
-	if (mi_allocs.mod_set) {
-		/* NULL until it loads and once it goes (fault_aim.c) */
-		struct module *mod = mi_aim_module(MI_AIM_MOD_ALLOCS);
-
-		if (!mod || !within_module(call_site, mod))
-			return false;
-	}
 	if (mi_allocs.cgrp) {
 		bool in;
 
@@ -97,8 +93,23 @@ static bool mi_allocs_aimed(unsigned long call_site, const void *ptr)
 		if (!in)
 			return false;
 	}
+	return true;
+}
+
+/* The aims on the site and the object: a page is of no cache. */
+static bool mi_allocs_site_aimed(unsigned long call_site, const void *ptr,
+				 bool pages)
+{
+	if (mi_allocs.mod_set) {
+		/* NULL until it loads and once it goes (fault_aim.c) */
+		struct module *mod = mi_aim_module(MI_AIM_MOD_ALLOCS);
+
+		if (!mod || !within_module(call_site, mod))
+			return false;
+	}
 	/* last: the object's slab is a read of its head page */
-	if (mi_allocs.cache && mi_slab_cache_of(ptr) != mi_allocs.cache)
+	if (mi_allocs.cache &&
+	    (pages || mi_slab_cache_of(ptr) != mi_allocs.cache))
 		return false;
 	return true;
 }
@@ -172,16 +183,20 @@ static bool mi_allocs_sampled(size_t req)
 /*
  * The site's cache column: the cache of its first object, until an object
  * of another cache makes it SEVERAL (a kmalloc() of a variable size).  Read
- * from the object's slab (slab_lookup.c); a large kmalloc's pages are
- * PAGES.  Without the slab_cache offset the column stays NONE ("-").
+ * from the object's slab (slab_lookup.c); a large kmalloc's pages and the
+ * page allocator's (@pages) are PAGES.  Without the slab_cache offset a
+ * slab site's column stays NONE ("-").
  */
-static void mi_allocs_site_cache(struct mi_allocs_site *s, const void *ptr)
+static void mi_allocs_site_cache(struct mi_allocs_site *s, const void *ptr,
+				 bool pages)
 {
 	unsigned long seen = READ_ONCE(s->cache), c;
 
-	if (seen == MI_ALLOCS_CACHE_SEVERAL || !mi_slab_cache_of_available())
+	if (seen == MI_ALLOCS_CACHE_SEVERAL ||
+	    (!pages && !mi_slab_cache_of_available()))
 		return;
-	c = (unsigned long)mi_slab_cache_of(ptr) ?: MI_ALLOCS_CACHE_PAGES;
+	c = pages ? MI_ALLOCS_CACHE_PAGES :
+		(unsigned long)mi_slab_cache_of(ptr) ?: MI_ALLOCS_CACHE_PAGES;
 	if (seen == c)
 		return;
 	if (seen == MI_ALLOCS_CACHE_NONE)
@@ -190,8 +205,15 @@ static void mi_allocs_site_cache(struct mi_allocs_site *s, const void *ptr)
 		WRITE_ONCE(s->cache, MI_ALLOCS_CACHE_SEVERAL);
 }
 
-static void mi_allocs_record(unsigned long call_site, const void *ptr,
-			     size_t bytes_req, size_t bytes_alloc)
+/* The task aimed at and the allocation drawn (or exact)? */
+bool mi_allocs_wanted(size_t bytes_req)
+{
+	return mi_allocs_task_aimed() && mi_allocs_sampled(bytes_req);
+}
+
+/* A wanted allocation of @ptr at @call_site: counted if the site is aimed. */
+void mi_allocs_store(unsigned long call_site, const void *ptr,
+		     size_t bytes_req, size_t bytes_alloc, bool pages)
 {
 	unsigned long p = (unsigned long)ptr;
 	struct mi_allocs_weight w;
@@ -200,8 +222,7 @@ static void mi_allocs_record(unsigned long call_site, const void *ptr,
 	unsigned int i;
 	int n;
 
-	if (ZERO_OR_NULL_PTR(ptr) || !mi_allocs_aimed(call_site, ptr) ||
-	    !mi_allocs_sampled(bytes_req))
+	if (!mi_allocs_site_aimed(call_site, ptr, pages))
 		return;
 	n = mi_allocs_site_get(call_site);
 	if (n < 0) {
@@ -209,7 +230,7 @@ static void mi_allocs_record(unsigned long call_site, const void *ptr,
 		return;
 	}
 	s = &mi_allocs.sites[n];
-	mi_allocs_site_cache(s, ptr);
+	mi_allocs_site_cache(s, ptr, pages);
 	req = min_t(size_t, max_t(size_t, bytes_req, 1), U32_MAX);
 	alloc = min_t(size_t, bytes_alloc, U32_MAX);
 	mi_allocs_weigh(req, alloc, &w);
@@ -241,7 +262,14 @@ static void mi_allocs_record(unsigned long call_site, const void *ptr,
 	atomic64_inc(&mi_allocs.obj_overflow);
 }
 
-static void mi_allocs_forget(const void *ptr)
+static void mi_allocs_record(unsigned long call_site, const void *ptr,
+			     size_t bytes_req, size_t bytes_alloc)
+{
+	if (!ZERO_OR_NULL_PTR(ptr) && mi_allocs_wanted(bytes_req))
+		mi_allocs_store(call_site, ptr, bytes_req, bytes_alloc, false);
+}
+
+void mi_allocs_forget(const void *ptr)
 {
 	unsigned long p = (unsigned long)ptr;
 	struct mi_allocs_weight w;
@@ -366,6 +394,7 @@ static void mi_allocs_detach(void)
 #endif
 	unregister_trace_kfree(mi_allocs_tp_kfree, NULL);
 	unregister_trace_kmem_cache_free(mi_allocs_tp_cache_free, NULL);
+	mi_allocs_pages_detach();
 	/* no probe runs on the tables once this returns */
 	tracepoint_synchronize_unregister();
 }
@@ -396,6 +425,8 @@ static int mi_allocs_attach(void)
 		err = register_trace_kmem_cache_alloc_node(mi_allocs_tp_kmalloc_node,
 							   NULL);
 #endif
+	if (!err && mi_allocs.pages)
+		err = mi_allocs_pages_attach();
 	if (err)
 		mi_allocs_detach();	/* unregistering an absent probe is harmless */
 	return err;
@@ -440,6 +471,7 @@ static int mi_allocs_reset(void)
 		per_cpu(mi_allocs_rng, i) = get_random_u64() | 1;	/* never 0 */
 	atomic64_set(&mi_allocs.site_overflow, 0);
 	atomic64_set(&mi_allocs.obj_overflow, 0);
+	atomic64_set(&mi_allocs.page_nosite, 0);
 	mi_allocs.armed_at = jiffies;
 	return 0;
 }
@@ -481,6 +513,7 @@ enum mi_allocs_knob {
 	MI_ALLOCS_AIM_MODULE,
 	MI_ALLOCS_AIM_CGROUP,
 	MI_ALLOCS_AIM_CACHE,
+	MI_ALLOCS_PAGES,
 	MI_ALLOCS_NR_KNOBS
 };
 
@@ -493,6 +526,7 @@ static const char *const mi_allocs_knob_names[MI_ALLOCS_NR_KNOBS] = {
 	[MI_ALLOCS_AIM_MODULE] = "aim_module",
 	[MI_ALLOCS_AIM_CGROUP] = "aim_cgroup",
 	[MI_ALLOCS_AIM_CACHE] = "aim_cache",
+	[MI_ALLOCS_PAGES] = "pages",
 };
 
 static int mi_allocs_knob_show(struct seq_file *m, void *v)
@@ -522,6 +556,9 @@ static int mi_allocs_knob_show(struct seq_file *m, void *v)
 		break;
 	case MI_ALLOCS_AIM_CACHE:
 		seq_printf(m, "%s\n", mi_allocs.aim_cache);
+		break;
+	case MI_ALLOCS_PAGES:
+		seq_printf(m, "%d\n", mi_allocs.pages);
 		break;
 	default:
 		seq_printf(m, "%u\n", mi_allocs.hash_size);
@@ -578,6 +615,16 @@ static int mi_allocs_knob_apply(enum mi_allocs_knob knob, const char *buf,
 		return mi_allocs_aim_cgroup(buf, len);
 	case MI_ALLOCS_AIM_CACHE:
 		return mi_allocs_aim_cache(buf, len);
+	case MI_ALLOCS_PAGES:
+		err = mi_fault_parse_bool(buf, len, &on);
+		if (err)
+			return err;
+		if (on && !mi_allocs_pages_available())
+			return -EOPNOTSUPP;
+		if (mi_allocs.armed)
+			return -EBUSY;
+		mi_allocs.pages = on;
+		return 0;
 	default:
 		err = mi_fault_parse_uint(buf, len, MI_ALLOCS_HASH_MIN,
 					  MI_ALLOCS_HASH_MAX, &u);
@@ -690,7 +737,7 @@ static int mi_allocs_table_show(struct seq_file *m, void *v)
 	if (names)
 		mi_slab_names_unlock();
 note:
-	seq_printf(m, "# allocs: armed %d mode %s sample_bytes %u elapsed_ms %lu sites %u sites_used %u hash_size %u table_bytes %zu site_overflow %lld obj_overflow %lld\n",
+	seq_printf(m, "# allocs: armed %d mode %s sample_bytes %u elapsed_ms %lu sites %u sites_used %u hash_size %u table_bytes %zu site_overflow %lld obj_overflow %lld pages %d page_nosite %lld\n",
 		   mi_allocs.armed,
 		   mi_allocs.sample_bytes ? "sampled" : "exact",
 		   mi_allocs.sample_bytes, ms, MI_ALLOCS_SITES, used,
@@ -698,7 +745,9 @@ note:
 		   (mi_allocs.sites ? MI_ALLOCS_SITES * sizeof(*mi_allocs.sites) : 0) +
 		   mi_allocs.hash_cap * sizeof(*mi_allocs.objs),
 		   (long long)atomic64_read(&mi_allocs.site_overflow),
-		   (long long)atomic64_read(&mi_allocs.obj_overflow));
+		   (long long)atomic64_read(&mi_allocs.obj_overflow),
+		   mi_allocs.pages,
+		   (long long)atomic64_read(&mi_allocs.page_nosite));
 	mutex_unlock(&mi_allocs.lock);
 	return 0;
 }
@@ -707,6 +756,7 @@ DEFINE_SHOW_ATTRIBUTE(mi_allocs_table);
 static struct mi_cap mi_allocs_cap[] = {
 	{ .name = "allocs", .kind = MI_CAP_MECHANISM },
 	{ .name = "allocs.aim_cache", .kind = MI_CAP_MECHANISM },
+	{ .name = "allocs.pages", .kind = MI_CAP_MECHANISM },
 };
 
 static struct mi_cap_table mi_allocs_caps;
@@ -735,6 +785,7 @@ int mi_allocs_init(struct dentry *parent)
 	else
 		mi_cap_set(&mi_allocs_cap[1], true,
 			   "names looked up on slab_caches under slab_mutex; each new object's cache read from its slab's slab_cache (BTF)");
+	mi_allocs_pages_init(&mi_allocs_cap[2]);
 	mi_caps_register(&mi_allocs_caps, mi_allocs_cap,
 			 ARRAY_SIZE(mi_allocs_cap));
 	mi_allocs.dir = debugfs_create_dir("allocs", parent);

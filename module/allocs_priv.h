@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the parts of allocs/ share: allocs.c (knobs, probes, table) and
- * allocs_outstanding.c (the outstanding file).
+ * What the parts of allocs/ share: allocs.c (knobs, probes, table),
+ * allocs_pages.c (page allocations) and allocs_outstanding.c (the
+ * outstanding file).
  */
 #ifndef MI_ALLOCS_PRIV_H
 #define MI_ALLOCS_PRIV_H
@@ -23,7 +24,7 @@ struct dentry;
 /* mi_allocs_site.cache besides a cache's address */
 #define MI_ALLOCS_CACHE_NONE	0UL	/* no allocation seen yet */
 #define MI_ALLOCS_CACHE_SEVERAL	1UL	/* objects of more than one cache */
-#define MI_ALLOCS_CACHE_PAGES	2UL	/* not a slab object: a large kmalloc */
+#define MI_ALLOCS_CACHE_PAGES	2UL	/* pages: a large kmalloc, a page allocation */
 
 struct mi_allocs_site {
 	unsigned long call_site;	/* 0 = free slot; set once per arming */
@@ -57,10 +58,12 @@ struct mi_allocs_state {
 	unsigned int hash_size;		/* knob; the table has hash_cap slots */
 	unsigned int hash_cap;
 	unsigned int sample_bytes;	/* 0 = exact */
+	bool pages;			/* knob: page allocations too */
 	struct mi_allocs_site *sites;
 	struct mi_allocs_obj *objs;
 	unsigned long armed_at, disarmed_at;	/* jiffies */
 	atomic64_t site_overflow, obj_overflow;
+	atomic64_t page_nosite;		/* pages whose caller was not unwound */
 	struct dentry *dir;
 };
 
@@ -70,6 +73,24 @@ extern struct mi_allocs_state mi_allocs;
 int mi_allocs_aim_module(const char *buf, size_t len);
 int mi_allocs_aim_cgroup(const char *buf, size_t len);
 int mi_allocs_aim_cache(const char *buf, size_t len);
+
+/*
+ * allocs.c: the probes' path, allocs_pages.c's too.  wanted: the task's
+ * aims (pid, comm, cgroup) and the sampler, before any site is known;
+ * store: the site's aims (module, cache: a page is of none) and the
+ * object's slot; forget: a free.
+ */
+bool mi_allocs_wanted(size_t bytes_req);
+void mi_allocs_store(unsigned long call_site, const void *ptr,
+		     size_t bytes_req, size_t bytes_alloc, bool pages);
+void mi_allocs_forget(const void *ptr);
+
+/* allocs_pages.c: the page tracepoints, attached under mi_allocs.lock */
+struct mi_cap;
+void mi_allocs_pages_init(struct mi_cap *cap);
+bool mi_allocs_pages_available(void);
+int mi_allocs_pages_attach(void);
+void mi_allocs_pages_detach(void);
 
 /* allocs_outstanding.c */
 int mi_allocs_outstanding_create(struct dentry *dir);

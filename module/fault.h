@@ -107,6 +107,10 @@ bool mi_fault_aim_module_present(void);
 /* fault_caller.c: past the page allocator's own wrappers */
 void mi_fault_caller_init(void);
 unsigned int mi_fault_nr_wrappers(void);
+/* also allocs_pages.c's: a return address inside one of those wrappers? */
+bool mi_in_wrapper(unsigned long addr);
+/* the code range of function @name (ksyms); false: no such function */
+bool mi_func_range(const char *name, unsigned long *start, unsigned long *end);
 unsigned long mi_fault_alloc_caller(const struct mi_fault_call *c);
 bool mi_fault_caller_in(const struct mi_fault_call *c, struct module *mod,
 			unsigned int depth);

@@ -96,7 +96,7 @@ unsigned int mi_fault_nr_wrappers(void)
 	return mi_nr_wrappers;
 }
 
-static bool mi_in_wrapper(unsigned long addr)
+bool mi_in_wrapper(unsigned long addr)
 {
 	unsigned int i;
 
@@ -222,8 +222,7 @@ static struct mi_excl {
 static unsigned int mi_nr_excl;	/* built-ins first, then the knob's */
 
 /* The range of function @name, false if the kernel has no such function. */
-static bool mi_func_range(const char *name, unsigned long *start,
-			  unsigned long *end)
+bool mi_func_range(const char *name, unsigned long *start, unsigned long *end)
 {
 	unsigned long addr = mi_ksym(name), size;
 

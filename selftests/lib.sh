@@ -55,6 +55,17 @@ check()
 	fi
 }
 
+# check_eq DESC GOT WANT
+check_eq()
+{
+	if [ "$2" = "$3" ]; then
+		ok "$1"
+	else
+		fail "$1"
+		diag "$1: got '$2', want '$3'"
+	fi
+}
+
 # ---- numbers --------------------------------------------------------------
 
 # is_num V: V is a (signed) decimal integer

@@ -114,14 +114,3 @@ log_lines()
 	awk 'NR > 1 && !/^#/ { n++ } END { print n + 0 }' "$MI_FAULT/log"
 }
 
-# check_eq DESC GOT WANT
-check_eq()
-{
-	if [ "$2" = "$3" ]; then
-		ok "$1"
-	else
-		fail "$1"
-		diag "$1: got '$2', want '$3'"
-	fi
-}
-

@@ -31,6 +31,7 @@ allocs_cleanup()
 	echo > "$A/aim_module" 2>/dev/null
 	echo > "$A/aim_cgroup" 2>/dev/null
 	echo > "$A/aim_cache" 2>/dev/null
+	echo 0 > "$A/pages" 2>/dev/null
 	rm -rf /tmp/mi-dc
 	rmdir "$CG/mi-allocs/sub" "$CG/mi-allocs" 2>/dev/null
 	[ -n "$cg_mounted" ] && umount "$CG"
@@ -219,6 +220,84 @@ diag "find: $rows sites, $allocs allocations"
 check "find's allocations are counted" [ "$allocs" -gt 0 ]
 check "no helper site under aim_comm=find" [ "$(site_field 4)" = none ]
 echo > "$A/aim_comm"
+
+# ---- page allocations (pages=1): the page allocator's tracepoints ------------------
+
+# pg_row FILE FUNC: the row of FILE whose site is FUNC+off/size [meminspect_test]
+pg_row()
+{
+	awk -v f="$2" '$NF == "[meminspect_test]" && index($(NF - 1), f "+") == 1' "$T/$1"
+}
+PK=$((MI_PAGE_KB * 1024))
+P=300
+Q=8
+if [ "$(cap_available allocs.pages)" != yes ]; then
+	skip "allocs: page allocations by call site" "$(cap_detail allocs.pages)"
+else
+	for v in 2 -1 x '1 1'; do
+		rejects pages "$v"
+	done
+	check "pages still 0" [ "$(cat "$A/pages")" = 0 ]
+	echo $$ > "$A/aim_pid"
+	echo 1 > "$A/pages"
+	echo 1 > "$A/armed"
+	rejects pages 0 "0 while armed (-EBUSY)"
+	# the helper holds P order-0 pages (held_grow) and Q order-4 blocks
+	# (pages_o4_set), each from its own alloc_pages() call
+	# written by this shell itself: aim_pid is its pid
+	if echo $P > "$MI_TEST_DIR/pages"; then
+		ok "the helper holds $P pages"
+	else
+		fail "the helper holds $P pages"
+	fi
+	if echo $Q > "$MI_TEST_DIR/pages_o4"; then
+		ok "the helper holds $Q order-4 blocks"
+	else
+		fail "the helper holds $Q order-4 blocks"
+	fi
+	cat "$A/table" > "$T/p1"
+	diag "$(pg_row p1 held_grow)"
+	diag "$(pg_row p1 pages_o4_set)"
+	diag "$(grep '^# allocs:' "$T/p1")"
+	check_eq "pages: held_grow's row: live, bytes, allocated bytes, allocs, cache" \
+		"$(pg_row p1 held_grow | awk '{ print $1, $2, $3, $4, $8 }')" "$P $((P * PK)) $((P * PK)) $P (pages)"
+	check_eq "pages: pages_o4_set's row: $Q order-4 blocks" \
+		"$(pg_row p1 pages_o4_set | awk '{ print $1, $2, $4, $8 }')" "$Q $((Q * 16 * PK)) $Q (pages)"
+	check_eq "pages: the note says pages 1" "$(note_value "$T/p1" pages)" 1
+	echo 0 > "$MI_TEST_DIR/pages"
+	echo 0 > "$MI_TEST_DIR/pages_o4"
+	cat "$A/table" > "$T/p2"
+	check_eq "pages: freed: held_grow 0 live, $P frees" \
+		"$(pg_row p2 held_grow | awk '{ print $1, $2, $5 }')" "0 0 $P"
+	check_eq "pages: freed: pages_o4_set 0 live, $Q frees" \
+		"$(pg_row p2 pages_o4_set | awk '{ print $1, $2, $5 }')" "0 0 $Q"
+	echo 0 > "$A/armed"
+	echo 0 > "$A/aim_pid"
+	# busybox dd by comm: its large kmalloc()s (7 x 20000 B through the
+	# helper: order-3 pages) are counted once, by the kmalloc tracepoint
+	# (live_bytes 140000, requested), never again by mm_page_alloc (a row
+	# of 7 order-3 blocks requested); its writes into a pipe allocate the
+	# pipe's pages in the pipe code
+	echo dd > "$A/aim_comm"
+	echo 1 > "$A/armed"
+	echo "7 20000" > "$T/large"
+	dd if="$T/large" of="$MI_TEST_DIR/allocs" 2> /dev/null
+	dd if=/dev/zero bs=4096 count=64 2> /dev/null | cat > /dev/null
+	cat "$A/table" > "$T/p3"
+	echo 0 > "$MI_TEST_DIR/allocs"
+	echo 0 > "$A/armed"
+	echo > "$A/aim_comm"
+	echo 0 > "$A/pages"
+	o3=$((7 * 8 * PK))
+	diag "$(awk -v o3="$o3" '$2 == 140000 || $2 == o3' "$T/p3")"
+	check_eq "pages, dd: one row of the 7 large kmallocs (140000 B requested, 7 allocs, (pages))" \
+		"$(awk '$2 == 140000 { n++; a = $4; c = $8 } END { print n + 0, a, c }' "$T/p3")" "1 7 (pages)"
+	check_eq "pages, dd: no row counts their pages again (7 order-3 blocks requested)" \
+		"$(awk -v o3="$o3" '$1 == 7 && $2 == o3' "$T/p3" | wc -l)" 0
+	diag "$(awk '$8 == "(pages)" && $9 ~ /pipe/' "$T/p3")"
+	check "pages, dd: a pipe function's row has dd's pipe pages" \
+		[ "$(awk '$8 == "(pages)" && $9 ~ /pipe/ { s += $4 } END { print s + 0 }' "$T/p3")" -ge 1 ]
+fi
 
 # ---- aim_cgroup: only tasks in a cgroup v2 (or below it) ---------------------------
 

@@ -5,7 +5,8 @@
  * a site whose live count, bytes, allocations and frees are known exactly.
  *
  *   write "N S"  free what is held, then hold N objects of S bytes
- *                (N <= 200000, 1 <= S <= 8192); "0" frees everything
+ *                (N <= 200000, 1 <= S <= 32768: above 8192 a large kmalloc);
+ *                "0" frees everything
  *   read         "N S" held now
  *
  * Unparsable input: -EINVAL; above the caps: -ERANGE; neither changes
@@ -25,7 +26,8 @@
 /* ---- allocs: N kmalloc(S) objects from one call site (test_allocs.sh) --- */
 
 #define MI_ALLOCS_MAX_N		200000UL
-#define MI_ALLOCS_MAX_SIZE	8192UL
+/* above KMALLOC_MAX_CACHE_SIZE: large kmalloc()s, pages (allocs pages test) */
+#define MI_ALLOCS_MAX_SIZE	32768UL
 
 static struct {
 	struct mutex lock;	/* serialises the allocs file */

@@ -184,11 +184,12 @@ static void held_shrink(unsigned long target)
 }
 
 /*
- * Caller holds held.lock.  Order-0 GFP_KERNEL allocations rarely fail: they
- * reclaim and may invoke the OOM killer instead.  Stop as soon as the writer
- * is killed, so that an OOM kill of the writer ends the loop.
+ * Caller holds held.lock; noinline: the pages' call site in meminspect's
+ * allocs table is this function.  Order-0 GFP_KERNEL allocations rarely
+ * fail: they reclaim and may invoke the OOM killer instead.  Stop as soon as
+ * the writer is killed, so that an OOM kill of the writer ends the loop.
  */
-static int held_grow(unsigned long target)
+static noinline int held_grow(unsigned long target)
 {
 	struct page *page;
 
