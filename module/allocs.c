@@ -315,6 +315,50 @@ void mi_allocs_forget(const void *ptr)
 }
 
 /*
+ * A large kmalloc() traced twice: from v6.10 ("mm/slab: enable slab
+ * allocation tagging for kmalloc and friends", the _noprof split) a
+ * kmalloc() above KMALLOC_MAX_CACHE_SIZE through __do_kmalloc_node()
+ * calls __kmalloc_large_node_noprof(), which traces kmalloc with its own
+ * _RET_IP_ (inside __kmalloc_noprof() and its siblings, where
+ * __do_kmalloc_node() is inlined), then traces it again with the real
+ * caller.  The inner event is dropped: its site is allocator code, and the
+ * object would be recorded twice and one copy never freed (seen on 6.12:
+ * a second row at __kmalloc_noprof+0x2e0).  No other kmalloc event has a
+ * call site inside these functions.
+ */
+static const char *const mi_allocs_inner_names[] = {
+	"__kmalloc_noprof", "__kmalloc_node_noprof",
+	"__kmalloc_node_track_caller_noprof",
+};
+
+static struct {
+	unsigned long start, end;
+} mi_allocs_inner[ARRAY_SIZE(mi_allocs_inner_names)];
+
+static void mi_allocs_inner_init(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(mi_allocs_inner_names); i++)
+		mi_func_range(mi_allocs_inner_names[i], &mi_allocs_inner[i].start,
+			      &mi_allocs_inner[i].end);
+}
+
+static void mi_allocs_record_kmalloc(unsigned long call_site,
+				     const void *ptr, size_t bytes_req,
+				     size_t bytes_alloc)
+{
+	unsigned int i;
+
+	if (bytes_alloc > KMALLOC_MAX_CACHE_SIZE)
+		for (i = 0; i < ARRAY_SIZE(mi_allocs_inner); i++)
+			if (call_site >= mi_allocs_inner[i].start &&
+			    call_site < mi_allocs_inner[i].end)
+				return;
+	mi_allocs_record(call_site, ptr, bytes_req, bytes_alloc);
+}
+
+/*
  * Tracepoint prototypes.  "mm/slab_common: unify NUMA and UMA version of
  * tracepoints" (11e9734bcb6a, v6.1) folded kmalloc_node and
  * kmem_cache_alloc_node into kmalloc and kmem_cache_alloc (with a node
@@ -327,7 +371,7 @@ static void mi_allocs_tp_kmalloc(void *data, unsigned long call_site,
 				 const void *ptr, size_t bytes_req,
 				 size_t bytes_alloc, gfp_t gfp, int node)
 {
-	mi_allocs_record(call_site, ptr, bytes_req, bytes_alloc);
+	mi_allocs_record_kmalloc(call_site, ptr, bytes_req, bytes_alloc);
 }
 
 static void mi_allocs_tp_cache_alloc(void *data, unsigned long call_site,
@@ -343,14 +387,14 @@ static void mi_allocs_tp_kmalloc(void *data, unsigned long call_site,
 				 const void *ptr, size_t bytes_req,
 				 size_t bytes_alloc, gfp_t gfp)
 {
-	mi_allocs_record(call_site, ptr, bytes_req, bytes_alloc);
+	mi_allocs_record_kmalloc(call_site, ptr, bytes_req, bytes_alloc);
 }
 
 static void mi_allocs_tp_kmalloc_node(void *data, unsigned long call_site,
 				      const void *ptr, size_t bytes_req,
 				      size_t bytes_alloc, gfp_t gfp, int node)
 {
-	mi_allocs_record(call_site, ptr, bytes_req, bytes_alloc);
+	mi_allocs_record_kmalloc(call_site, ptr, bytes_req, bytes_alloc);
 }
 #endif
 
@@ -786,6 +830,7 @@ int mi_allocs_init(struct dentry *parent)
 		mi_cap_set(&mi_allocs_cap[1], true,
 			   "names looked up on slab_caches under slab_mutex; each new object's cache read from its slab's slab_cache (BTF)");
 	mi_allocs_pages_init(&mi_allocs_cap[2]);
+	mi_allocs_inner_init();
 	mi_caps_register(&mi_allocs_caps, mi_allocs_cap,
 			 ARRAY_SIZE(mi_allocs_cap));
 	mi_allocs.dir = debugfs_create_dir("allocs", parent);
