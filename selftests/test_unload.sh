@@ -34,6 +34,7 @@ stop_readers()
 	# shellcheck disable=SC2086
 	wait $reader_pids 2> /dev/null
 	reader_pids=
+	expect_debugfs_race end
 }
 cleanup()
 {
@@ -85,6 +86,7 @@ reader()
 		done
 	done
 }
+expect_debugfs_race begin
 i=0
 while [ $i -lt $READERS ]; do
 	reader &
