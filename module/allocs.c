@@ -331,30 +331,16 @@ static const char *const mi_allocs_inner_names[] = {
 	"__kmalloc_node_track_caller_noprof",
 };
 
-static struct {
-	unsigned long start, end;
-} mi_allocs_inner[ARRAY_SIZE(mi_allocs_inner_names)];
-
-static void mi_allocs_inner_init(void)
-{
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(mi_allocs_inner_names); i++)
-		mi_func_range(mi_allocs_inner_names[i], &mi_allocs_inner[i].start,
-			      &mi_allocs_inner[i].end);
-}
+static struct mi_code_range mi_allocs_inner[ARRAY_SIZE(mi_allocs_inner_names)];
+static unsigned int mi_allocs_nr_inner;
 
 static void mi_allocs_record_kmalloc(unsigned long call_site,
 				     const void *ptr, size_t bytes_req,
 				     size_t bytes_alloc)
 {
-	unsigned int i;
-
-	if (bytes_alloc > KMALLOC_MAX_CACHE_SIZE)
-		for (i = 0; i < ARRAY_SIZE(mi_allocs_inner); i++)
-			if (call_site >= mi_allocs_inner[i].start &&
-			    call_site < mi_allocs_inner[i].end)
-				return;
+	if (bytes_alloc > KMALLOC_MAX_CACHE_SIZE &&
+	    mi_code_ranges_hold(mi_allocs_inner, mi_allocs_nr_inner, call_site))
+		return;
 	mi_allocs_record(call_site, ptr, bytes_req, bytes_alloc);
 }
 
@@ -830,7 +816,9 @@ int mi_allocs_init(struct dentry *parent)
 		mi_cap_set(&mi_allocs_cap[1], true,
 			   "names looked up on slab_caches under slab_mutex; each new object's cache read from its slab's slab_cache (BTF)");
 	mi_allocs_pages_init(&mi_allocs_cap[2]);
-	mi_allocs_inner_init();
+	mi_allocs_nr_inner = mi_code_ranges_fill(mi_allocs_inner_names,
+						 ARRAY_SIZE(mi_allocs_inner_names),
+						 mi_allocs_inner);
 	mi_caps_register(&mi_allocs_caps, mi_allocs_cap,
 			 ARRAY_SIZE(mi_allocs_cap));
 	mi_allocs.dir = debugfs_create_dir("allocs", parent);

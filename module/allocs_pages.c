@@ -55,14 +55,9 @@ static const char *const mi_pg_kmalloc_names[] = {
 	"__kmalloc_large_node_noprof", "___kmalloc_large_node",
 };
 
-#define MI_PG_NR_RANGES \
-	(ARRAY_SIZE(mi_pg_inner_names) + ARRAY_SIZE(mi_pg_kmalloc_names))
-
-static struct {
-	unsigned long start, end;
-	bool kmalloc;
-} mi_pg_ranges[MI_PG_NR_RANGES];
-static unsigned int mi_pg_nr_ranges;
+static struct mi_code_range mi_pg_inner[ARRAY_SIZE(mi_pg_inner_names)];
+static struct mi_code_range mi_pg_kmalloc[ARRAY_SIZE(mi_pg_kmalloc_names)];
+static unsigned int mi_pg_nr_inner, mi_pg_nr_kmalloc;
 
 static struct tracepoint *mi_pg_alloc_tp, *mi_pg_free_tp;
 static bool mi_pg_alloc_on, mi_pg_free_on;
@@ -70,15 +65,16 @@ static bool mi_pg_alloc_on, mi_pg_free_on;
 /* the unwind: the probe's frames, the allocator's, then the caller's */
 #define MI_PG_STACK	24
 
-/* -1: not an allocator frame; 0: one; 1: a large kmalloc()'s */
+/*
+ * -1: not an allocator frame; 0: one; 1: a large kmalloc()'s (first: some
+ * of those are in the injector's wrapper list too)
+ */
 static int mi_pg_frame_kind(unsigned long addr)
 {
-	unsigned int i;
-
-	for (i = 0; i < mi_pg_nr_ranges; i++)
-		if (addr >= mi_pg_ranges[i].start && addr < mi_pg_ranges[i].end)
-			return mi_pg_ranges[i].kmalloc;
-	if (mi_in_wrapper(addr))
+	if (mi_code_ranges_hold(mi_pg_kmalloc, mi_pg_nr_kmalloc, addr))
+		return 1;
+	if (mi_code_ranges_hold(mi_pg_inner, mi_pg_nr_inner, addr) ||
+	    mi_in_wrapper(addr))
 		return 0;
 	return -1;
 }
@@ -139,22 +135,6 @@ static void mi_pg_find_tp(struct tracepoint *tp, void *priv)
 		mi_pg_free_tp = tp;
 }
 
-static void mi_pg_add_ranges(const char *const *names, unsigned int nr,
-			     bool kmalloc)
-{
-	unsigned int i;
-
-	for (i = 0; i < nr; i++) {
-		unsigned int k = mi_pg_nr_ranges;
-
-		if (!mi_func_range(names[i], &mi_pg_ranges[k].start,
-				   &mi_pg_ranges[k].end))
-			continue;
-		mi_pg_ranges[k].kmalloc = kmalloc;
-		mi_pg_nr_ranges++;
-	}
-}
-
 bool mi_allocs_pages_available(void)
 {
 	return mi_pg_alloc_tp && mi_pg_free_tp && mi_fault_nr_wrappers();
@@ -164,10 +144,12 @@ bool mi_allocs_pages_available(void)
 void mi_allocs_pages_init(struct mi_cap *cap)
 {
 	for_each_kernel_tracepoint(mi_pg_find_tp, NULL);
-	mi_pg_add_ranges(mi_pg_inner_names, ARRAY_SIZE(mi_pg_inner_names),
-			 false);
-	mi_pg_add_ranges(mi_pg_kmalloc_names, ARRAY_SIZE(mi_pg_kmalloc_names),
-			 true);
+	mi_pg_nr_inner = mi_code_ranges_fill(mi_pg_inner_names,
+					     ARRAY_SIZE(mi_pg_inner_names),
+					     mi_pg_inner);
+	mi_pg_nr_kmalloc = mi_code_ranges_fill(mi_pg_kmalloc_names,
+					       ARRAY_SIZE(mi_pg_kmalloc_names),
+					       mi_pg_kmalloc);
 	if (!mi_pg_alloc_tp || !mi_pg_free_tp)
 		mi_cap_set(cap, false,
 			   "tracepoint mm_page_alloc or mm_page_free not in this kernel");
@@ -177,7 +159,8 @@ void mi_allocs_pages_init(struct mi_cap *cap)
 	else
 		mi_cap_set(cap, true,
 			   "knob pages: tracepoints mm_page_alloc/mm_page_free (for_each_kernel_tracepoint()), the call site from stack_trace_save() past %u allocator functions, a large kmalloc's pages left to the kmalloc tracepoint",
-			   mi_fault_nr_wrappers() + mi_pg_nr_ranges);
+			   mi_fault_nr_wrappers() + mi_pg_nr_inner +
+			   mi_pg_nr_kmalloc);
 }
 
 /* Caller holds mi_allocs.lock; the free probe first, as allocs.c's. */

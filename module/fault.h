@@ -111,6 +111,22 @@ unsigned int mi_fault_nr_wrappers(void);
 bool mi_in_wrapper(unsigned long addr);
 /* the code range of function @name (ksyms); false: no such function */
 bool mi_func_range(const char *name, unsigned long *start, unsigned long *end);
+
+/*
+ * Functions found by name at init (ksyms), each as its code range, that
+ * probes compare return addresses with: no lookup, no lock.  fill packs
+ * the ranges of those of @names the kernel has into @out and says how
+ * many; hold says whether @addr lies in one of @nr (NOKPROBE: the
+ * injector's handler calls it).
+ */
+struct mi_code_range {
+	unsigned long start, end;
+};
+
+unsigned int mi_code_ranges_fill(const char *const *names, unsigned int nr,
+				 struct mi_code_range *out);
+bool mi_code_ranges_hold(const struct mi_code_range *r, unsigned int nr,
+			 unsigned long addr);
 unsigned long mi_fault_alloc_caller(const struct mi_fault_call *c);
 bool mi_fault_caller_in(const struct mi_fault_call *c, struct module *mod,
 			unsigned int depth);

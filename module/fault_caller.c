@@ -49,9 +49,7 @@ static const char *const mi_wrapper_names[] = {
 	"___kmalloc_large_node",
 };
 
-static struct {
-	unsigned long start, end;
-} mi_wrappers[ARRAY_SIZE(mi_wrapper_names)];
+static struct mi_code_range mi_wrappers[ARRAY_SIZE(mi_wrapper_names)];
 static unsigned int mi_nr_wrappers;
 
 /* The size of the function starting at @addr, from "name+0x0/0xSIZE". */
@@ -73,22 +71,35 @@ static unsigned long mi_func_size(unsigned long addr)
 	return size;
 }
 
-void mi_fault_caller_init(void)
+unsigned int mi_code_ranges_fill(const char *const *names, unsigned int nr,
+				 struct mi_code_range *out)
 {
-	unsigned long addr, size;
+	unsigned int i, k = 0;
+
+	for (i = 0; i < nr; i++)
+		if (mi_func_range(names[i], &out[k].start, &out[k].end))
+			k++;
+	return k;
+}
+
+bool mi_code_ranges_hold(const struct mi_code_range *r, unsigned int nr,
+			 unsigned long addr)
+{
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(mi_wrapper_names); i++) {
-		addr = mi_ksym(mi_wrapper_names[i]);
-		if (!addr)
-			continue;
-		size = mi_func_size(addr);
-		if (!size)
-			continue;
-		mi_wrappers[mi_nr_wrappers].start = addr;
-		mi_wrappers[mi_nr_wrappers].end = addr + size;
-		mi_nr_wrappers++;
-	}
+	for (i = 0; i < nr; i++)
+		if (addr >= r[i].start && addr < r[i].end)
+			return true;
+	return false;
+}
+
+NOKPROBE_SYMBOL(mi_code_ranges_hold);
+
+void mi_fault_caller_init(void)
+{
+	mi_nr_wrappers = mi_code_ranges_fill(mi_wrapper_names,
+					     ARRAY_SIZE(mi_wrapper_names),
+					     mi_wrappers);
 }
 
 unsigned int mi_fault_nr_wrappers(void)
@@ -98,12 +109,7 @@ unsigned int mi_fault_nr_wrappers(void)
 
 bool mi_in_wrapper(unsigned long addr)
 {
-	unsigned int i;
-
-	for (i = 0; i < mi_nr_wrappers; i++)
-		if (addr >= mi_wrappers[i].start && addr < mi_wrappers[i].end)
-			return true;
-	return false;
+	return mi_code_ranges_hold(mi_wrappers, mi_nr_wrappers, addr);
 }
 
 NOKPROBE_SYMBOL(mi_in_wrapper);
