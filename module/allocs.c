@@ -411,9 +411,39 @@ static void mi_allocs_tp_cache_free(void *data, unsigned long call_site,
 	mi_allocs_forget(ptr);
 }
 
-static void mi_allocs_detach(void)
+/*
+ * The allocation tracepoints besides kmalloc: kmem_cache_alloc, and before
+ * v6.1 the _node variants, unwound in reverse if one fails.
+ */
+static int mi_allocs_attach_cache_alloc(void)
 {
-	unregister_trace_kmalloc(mi_allocs_tp_kmalloc, NULL);
+#ifdef MI_HAVE_KMEM_TP_NODE_FOLDED
+	return register_trace_kmem_cache_alloc(mi_allocs_tp_cache_alloc, NULL);
+#else
+	int err;
+
+	err = register_trace_kmem_cache_alloc(mi_allocs_tp_kmalloc, NULL);
+	if (err)
+		return err;
+	err = register_trace_kmalloc_node(mi_allocs_tp_kmalloc_node, NULL);
+	if (err)
+		goto out_cache_alloc;
+	err = register_trace_kmem_cache_alloc_node(mi_allocs_tp_kmalloc_node,
+						   NULL);
+	if (err)
+		goto out_kmalloc_node;
+	return 0;
+
+out_kmalloc_node:
+	unregister_trace_kmalloc_node(mi_allocs_tp_kmalloc_node, NULL);
+out_cache_alloc:
+	unregister_trace_kmem_cache_alloc(mi_allocs_tp_kmalloc, NULL);
+	return err;
+#endif
+}
+
+static void mi_allocs_detach_cache_alloc(void)
+{
 #ifdef MI_HAVE_KMEM_TP_NODE_FOLDED
 	unregister_trace_kmem_cache_alloc(mi_allocs_tp_cache_alloc, NULL);
 #else
@@ -422,6 +452,12 @@ static void mi_allocs_detach(void)
 	unregister_trace_kmem_cache_alloc_node(mi_allocs_tp_kmalloc_node,
 					       NULL);
 #endif
+}
+
+static void mi_allocs_detach(void)
+{
+	unregister_trace_kmalloc(mi_allocs_tp_kmalloc, NULL);
+	mi_allocs_detach_cache_alloc();
 	unregister_trace_kfree(mi_allocs_tp_kfree, NULL);
 	unregister_trace_kmem_cache_free(mi_allocs_tp_cache_free, NULL);
 	mi_allocs_pages_detach();
@@ -429,36 +465,44 @@ static void mi_allocs_detach(void)
 	tracepoint_synchronize_unregister();
 }
 
+/*
+ * Frees first, so no recorded object misses its free.  On failure only
+ * what was registered is unregistered: removing a probe a tracepoint does
+ * not hold WARNs (func_remove()) where no other probe is on it.
+ */
 static int mi_allocs_attach(void)
 {
 	int err;
 
-	/* frees first, so no recorded object misses its free */
 	err = register_trace_kfree(mi_allocs_tp_kfree, NULL);
-	if (!err)
-		err = register_trace_kmem_cache_free(mi_allocs_tp_cache_free,
-						     NULL);
-	if (!err)
-		err = register_trace_kmalloc(mi_allocs_tp_kmalloc, NULL);
-#ifdef MI_HAVE_KMEM_TP_NODE_FOLDED
-	if (!err)
-		err = register_trace_kmem_cache_alloc(mi_allocs_tp_cache_alloc,
-						      NULL);
-#else
-	if (!err)
-		err = register_trace_kmem_cache_alloc(mi_allocs_tp_kmalloc,
-						      NULL);
-	if (!err)
-		err = register_trace_kmalloc_node(mi_allocs_tp_kmalloc_node,
-						  NULL);
-	if (!err)
-		err = register_trace_kmem_cache_alloc_node(mi_allocs_tp_kmalloc_node,
-							   NULL);
-#endif
-	if (!err && mi_allocs.pages)
-		err = mi_allocs_pages_attach();
 	if (err)
-		mi_allocs_detach();	/* unregistering an absent probe is harmless */
+		return err;
+	err = register_trace_kmem_cache_free(mi_allocs_tp_cache_free, NULL);
+	if (err)
+		goto out_kfree;
+	err = register_trace_kmalloc(mi_allocs_tp_kmalloc, NULL);
+	if (err)
+		goto out_cache_free;
+	err = mi_allocs_attach_cache_alloc();
+	if (err)
+		goto out_kmalloc;
+	if (mi_allocs.pages) {
+		err = mi_allocs_pages_attach();
+		if (err)
+			goto out_pages;
+	}
+	return 0;
+
+out_pages:
+	mi_allocs_pages_detach();	/* what of the pair it registered */
+	mi_allocs_detach_cache_alloc();
+out_kmalloc:
+	unregister_trace_kmalloc(mi_allocs_tp_kmalloc, NULL);
+out_cache_free:
+	unregister_trace_kmem_cache_free(mi_allocs_tp_cache_free, NULL);
+out_kfree:
+	unregister_trace_kfree(mi_allocs_tp_kfree, NULL);
+	tracepoint_synchronize_unregister();
 	return err;
 }
 

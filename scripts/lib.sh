@@ -127,9 +127,19 @@ mi_lane_big_mem() { mi_kasan "$1" && echo 3G || echo 2G; }
 # (kernel-fetch; make check fetches each lane's before starting it).
 mi_config() { grep -q "^CONFIG_$2=y" "$MI_CACHE/kernels/$1/kdir/.config" 2>/dev/null; }
 mi_kasan() { mi_config "$1" KASAN; }
+# Allocation profiling built in but not on by default: without sysctl.vm.mem_profiling=0 its
+# sysctl is read-only (lib/alloc_tag.c: no support unless on by default or asked for at boot),
+# and test_allocs_allocinfo.sh and bench/allocs could not turn it on for their windows.
+mi_profiling_append() {
+	if mi_config "$1" MEM_ALLOC_PROFILING && ! mi_config "$1" MEM_ALLOC_PROFILING_ENABLED_BY_DEFAULT; then
+		echo sysctl.vm.mem_profiling=0
+	fi
+}
 mi_config_append() {
 	local o=
 	! mi_config "$1" DEBUG_KMEMLEAK || o="kmemleak=on"
+	o="$o $(mi_profiling_append "$1")"
+	o=${o% }
 	# watchdog_thresh=60: a soft lockup is reported after 120 s, not 20 s.
 	# Under TCG on a loaded host KASAN makes the kernel's own exit_mmap()
 	# of a 16k-VMA process run 23 s without a reschedule (seen in

@@ -24,6 +24,8 @@ fake() {
 fake own-kasan CONFIG_KASAN=y CONFIG_DEBUG_KMEMLEAK=y
 fake own-leak CONFIG_DEBUG_KMEMLEAK=y '# CONFIG_KASAN is not set'
 fake own-plain CONFIG_MEMORY_HOTREMOVE=y
+fake own-prof CONFIG_MEM_ALLOC_PROFILING=y '# CONFIG_MEM_ALLOC_PROFILING_ENABLED_BY_DEFAULT is not set'
+fake own-prof-on CONFIG_MEM_ALLOC_PROFILING=y CONFIG_MEM_ALLOC_PROFILING_ENABLED_BY_DEFAULT=y
 fake debug CONFIG_MODULES=y		# the name alone gives nothing
 fake 6.1 CONFIG_MODULES=y
 
@@ -33,6 +35,9 @@ tap_is "a KASAN + kmemleak kernel gets the debug lane's settings" \
 tap_is "a kmemleak kernel without KASAN gets kmemleak=on only" \
 	"$(settings own-leak)" "[kmemleak=on] 1G 1500 2G"
 tap_is "a plain kernel gets the stock settings" "$(settings own-plain)" "[] 1G 1500 2G"
+tap_is "allocation profiling built in, off by default: supported at boot, left off" \
+	"$(settings own-prof)" "[sysctl.vm.mem_profiling=0] 1G 1500 2G"
+tap_is "allocation profiling on by default: no boot option" "$(settings own-prof-on)" "[] 1G 1500 2G"
 tap_is "a lane named debug without KASAN in its config gets the stock settings" \
 	"$(settings debug)" "[] 1G 1500 2G"
 tap_is "the 6.1 lane keeps its strict boot options" "$(settings 6.1)" \
@@ -70,7 +75,7 @@ if [ -f "$real_cache/kernels/debug/ready" ]; then
 		[ -L "$real_cache/kernels/debug/vmlinuz" ]
 	tap_is "the cached debug lane's settings, from its config" \
 		"$(MEMINSPECT_CACHE=$real_cache bash -c '. "$1/scripts/lib.sh"; mi_lane_append debug' sh "$top")" \
-		"kmemleak=on watchdog_thresh=60 no5lvl"
+		"kmemleak=on sysctl.vm.mem_profiling=0 watchdog_thresh=60 no5lvl"
 else
 	tap_skip "the cached debug lane is registered by own-kernel" "no debug kernel built on this machine yet"
 fi

@@ -1,0 +1,198 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# allocs against the kernel's own per-call-site counts, /proc/allocinfo
+# (CONFIG_MEM_ALLOC_PROFILING, v6.10: the debug lane; Debian's kernels do not
+# build it and skip).  One window: allocs armed system-wide and exact (pages
+# too where the allocs.pages row says yes), then profiling turned on, allocinfo
+# read, a workload (the helper's N kmalloc(S) and P pages; F files with long
+# names written in a tmpfs), allocinfo and the table read again.  allocinfo's
+# counters move only while profiling is on and a free is subtracted only from
+# an object tagged when allocated, so its change over the window is what was
+# allocated in it and is still live: the table's live figures exactly.
+#
+# Compared by function (allocinfo's func:NAME per source line, the table's
+# %pS symbol per offset, each summed): every one of allocinfo's 20 largest
+# changes that allocs names agrees within 10 % in bytes and in live objects;
+# the others must be a function the kernel inlined (no /proc/kallsyms symbol:
+# the table names the caller the code was inlined into) or one of the
+# documented kinds (below, docs/allocs.md) allocs cannot see at that name.
+# The helper's two sites must be among the compared, and so must the
+# workload's dentries and inodes; the totals over every site agree within 10 %.
+. "${ST_DIR:-$(dirname "$0")}/lib.sh"
+
+A=$MI_DIR/allocs
+AI=/proc/allocinfo
+PROF=/proc/sys/vm/mem_profiling
+N=5000
+S=200
+P=300
+F=1000
+TOP=20
+prof_was=
+fs_mounted=
+
+allocinfo_cleanup()
+{
+	echo 0 > "$MI_TEST_DIR/allocs" 2>/dev/null
+	echo 0 > "$MI_TEST_DIR/pages" 2>/dev/null
+	rm -rf "$T/fs/"* 2>/dev/null
+	[ -n "$prof_was" ] && echo "$prof_was" > "$PROF"
+	echo 0 > "$A/armed" 2>/dev/null
+	echo 0 > "$A/pages" 2>/dev/null
+	[ -n "$hs_was" ] && echo "$hs_was" > "$A/hash_size" 2>/dev/null
+	[ -n "$fs_mounted" ] && umount "$T/fs"
+	helper_unload allocs pages
+}
+mi_setup allocinfo allocinfo_cleanup
+
+if [ ! -r "$AI" ] || [ ! -e "$PROF" ]; then
+	skip "allocs agrees with /proc/allocinfo" \
+		"kernel built without CONFIG_MEM_ALLOC_PROFILING (no $AI)"
+	exit 0
+fi
+# Read-only: booted with sysctl.vm.mem_profiling=never, or built not on by
+# default and booted without sysctl.vm.mem_profiling=0 (scripts/lib.sh gives
+# the lanes' kernels that option).
+if [ ! -w "$PROF" ] || ! cat "$PROF" > "$T/prof" 2>/dev/null; then
+	skip "allocs agrees with /proc/allocinfo" \
+		"$PROF read-only: profiling not supported on this boot (sysctl.vm.mem_profiling=0 on the command line)"
+	exit 0
+fi
+require_file "$A/table"
+
+if ! insmod "$MI_TEST_KO"; then
+	fail "insmod $MI_TEST_KO"
+	exit 1
+fi
+ok "insmod $MI_TEST_KO"
+mkdir -p "$T/fs"
+if mount -t tmpfs -o size=64m mi-allocinfo "$T/fs"; then
+	fs_mounted=1
+	ok "tmpfs for the workload's files"
+else
+	fail "tmpfs for the workload's files"
+	exit 1
+fi
+
+# Armed before profiling goes on: the tables allocs preallocates at arming
+# are never tagged (a module unloaded with tagged bytes outstanding WARNs).
+hs_was=$(cat "$A/hash_size")
+echo 262144 > "$A/hash_size"
+pages=0
+[ "$(cap_available allocs.pages)" = yes ] && pages=1
+echo $pages > "$A/pages"
+echo 1 > "$A/armed"
+prof_was=$(cat "$T/prof")
+echo 1 > "$PROF"
+cat "$AI" > "$T/ai0"
+
+# the workload: N kmalloc(S) at allocs_fill, P pages at held_grow, and F
+# files whose 60-byte names need external dentry names, each with a page
+echo "$N $S" > "$MI_TEST_DIR/allocs"
+echo $P > "$MI_TEST_DIR/pages"
+i=0
+while [ $i -lt $F ]; do
+	echo x > "$T/fs/meminspect-allocinfo-comparison-file-with-a-long-name-$i"
+	i=$((i + 1))
+done
+
+cat "$AI" > "$T/ai1"
+cat "$A/table" > "$T/table"
+# What was allocated in the window is freed in it: a free after profiling
+# is off is not subtracted, and the helper would be unloaded with tagged
+# bytes outstanding.
+echo 0 > "$MI_TEST_DIR/allocs"
+echo 0 > "$MI_TEST_DIR/pages"
+rm -f "$T/fs/"*
+echo "$prof_was" > "$PROF"
+prof_was=
+echo 0 > "$A/armed"
+
+check "allocs: no overflow during the window (site_overflow 0, obj_overflow 0)" \
+	awk '$1 == "#" && $2 == "allocs:" {
+		for (i = 3; i < NF; i += 2) v[$i] = $(i + 1)
+		f = 1 } END { exit !(f && v["site_overflow"] == 0 && v["obj_overflow"] == 0) }' "$T/table"
+
+# Per function and module: allocinfo's change (bytes, calls) and the
+# table's live figures; "key bytes calls" lines.
+awk '
+function key(f, m) { return f "|" m }
+FILENAME == ARGV[1] || FILENAME == ARGV[2] {
+	if ($1 !~ /^-?[0-9]+$/) next
+	m = ""; f = $4
+	if ($4 ~ /^\[.*\]$/) { m = substr($4, 2, length($4) - 2); f = $5 }
+	sub(/^func:/, "", f)
+	s = FILENAME == ARGV[1] ? -1 : 1
+	b[key(f, m)] += s * $1; c[key(f, m)] += s * $2
+	next
+}
+{
+	if ($1 == "#" || $1 !~ /^[0-9]+$/) next
+	f = $9; sub(/\+.*/, "", f)
+	m = NF >= 10 ? $10 : ""; gsub(/[\[\]]/, "", m)
+	tb[key(f, m)] += $3; tc[key(f, m)] += $1
+}
+END {
+	for (k in b) if (b[k] != 0 || c[k] != 0) print "ai", k, b[k], c[k]
+	for (k in tb) print "mi", k, tb[k], tc[k]
+}' "$T/ai0" "$T/ai1" "$T/table" > "$T/both"
+
+sum() { awk -v w="$1" '$1 == w { s += $3 } END { print s + 0 }' "$T/both"; }
+ai_total=$(sum ai)
+mi_total=$(sum mi)
+diag "window totals: allocinfo +$ai_total bytes, allocs $mi_total bytes live"
+
+# allocinfo's TOP largest changes, with the table's figures where it has the key
+sort -k3,3nr "$T/both" | awk -v top=$TOP '$1 == "ai" && n < top { print; n++ }' > "$T/top"
+awk 'NR == FNR { if ($1 == "mi") { b[$2] = $3; c[$2] = $4 }; next }
+	{ print $2, $3, $4, ($2 in b) ? b[$2] : "-", ($2 in b) ? c[$2] : "-" }' \
+	"$T/both" "$T/top" > "$T/cmp"
+diag "allocinfo's $TOP largest changes: function|module, bytes, calls; allocs: bytes, live"
+while read -r line; do
+	diag "  $line"
+done < "$T/cmp"
+
+# kinds allocs cannot see under allocinfo's name (docs/allocs.md "Limits"):
+# code that passes its caller's address to the tracepoint (track_caller:
+# kstrdup(), kmemdup(), kvasprintf() ...), and bulk allocations
+# (kmem_cache_alloc_bulk(), alloc_pages_bulk(): no per-object event)
+passes_caller=" kstrdup kstrndup kmemdup kmemdup_nul kvasprintf kvasprintf_const krealloc krealloc_noprof kvrealloc kvrealloc_noprof kmalloc_reserve __alloc_skb devm_kmalloc "
+bulk=" mas_alloc_nodes mt_alloc_bulk mas_preallocate alloc_pages_bulk_array_mempolicy __vmalloc_area_node vm_area_alloc_pages "
+kallsyms_has() { awk -v f="$1" '$3 == f { found = 1; exit } END { exit !found }' /proc/kallsyms; }
+
+compared=0
+while read -r k ab ac mb mc; do
+	f=${k%%|*}
+	if [ "$mb" != - ]; then
+		compared=$((compared + 1))
+		check "allocinfo $k: +$ab bytes, +$ac live; allocs $mb bytes, $mc live (10 %)" \
+			[ "$(diff_abs "$mb" "$ab")" -le $((ab / 10)) -a "$(diff_abs "$mc" "$ac")" -le $((ac / 10)) ]
+		continue
+	fi
+	case "$passes_caller" in *" $f "*)
+		diag "not compared: $k passes its caller's address to the tracepoint (track_caller)"
+		continue ;;
+	esac
+	case "$bulk" in *" $f "*)
+		diag "not compared: $k allocates in bulk (no per-object tracepoint)"
+		continue ;;
+	esac
+	if ! kallsyms_has "$f"; then
+		diag "not compared: $k was inlined (no symbol; allocs names its caller)"
+		continue
+	fi
+	fail "allocinfo $k: +$ab bytes, +$ac live; allocs has no row at $f"
+done < "$T/cmp"
+
+has_key() { awk -v k="$1" '$1 == k { f = 1 } END { exit !f }' "$T/cmp"; }
+check "the helper's kmalloc site allocs_fill is among allocinfo's $TOP and compared" \
+	awk '$1 == "allocs_fill|meminspect_test" && $4 != "-" { f = 1 } END { exit !f }' "$T/cmp"
+if [ $pages = 1 ]; then
+	check "the helper's page site held_grow is among allocinfo's $TOP and compared" \
+		awk '$1 == "held_grow|meminspect_test" && $4 != "-" { f = 1 } END { exit !f }' "$T/cmp"
+fi
+check "the files' dentries (__d_alloc) are among allocinfo's $TOP and compared" \
+	awk '$1 == "__d_alloc|" && $4 != "-" { f = 1 } END { exit !f }' "$T/cmp"
+check "at least 5 of allocinfo's $TOP compared ($compared)" [ "$compared" -ge 5 ]
+check "totals: allocs $mi_total bytes, allocinfo $ai_total (10 %)" \
+	[ "$(diff_abs "$mi_total" "$ai_total")" -le $((ai_total / 10)) ]
