@@ -62,21 +62,26 @@ cross-progs:
 
 # The module and the selftests' helper module for one matrix kernel, built in build/KERNEL/
 # from symlinks to the sources so several kernels' objects never mix.
+# Rebuilt when the kernel is: a module built against another build of the same release is
+# refused at insmod (its BTF is split BTF over the old vmlinux's: "failed to validate module
+# BTF"); the cache entry's ready file is made anew whenever the kernel is fetched or built.
+MI_CACHE ?= $(or $(MEMINSPECT_CACHE),/var/cache/meminspect)
+KERNEL_BUILT := $(wildcard $(MI_CACHE)/kernels/$(KERNEL)/ready)
 build-kernel: build/$(KERNEL)/module/meminspect.ko build/$(KERNEL)/helper/meminspect_test.ko \
 	build/$(KERNEL)/kunit/.built
 
-build/$(KERNEL)/module/meminspect.ko: $(MODULE_SRC)
+build/$(KERNEL)/module/meminspect.ko: $(MODULE_SRC) $(KERNEL_BUILT)
 	@test -n "$(KERNEL)" || { echo "build-kernel needs KERNEL=5.10|6.1|6.12|7.3|6.12-rt|6.1-arm64|6.12-arm64|7.3-arm64|debug" >&2; exit 2; }
 	@mkdir -p $(@D) && for f in $(MODULE_SRC); do ln -sf $(TOP)/$$f $(@D)/; done
 	scripts/kbuild $(KERNEL) $(@D) W=1 modules
 
-build/$(KERNEL)/helper/meminspect_test.ko: $(HELPER_SRC)
+build/$(KERNEL)/helper/meminspect_test.ko: $(HELPER_SRC) $(KERNEL_BUILT)
 	@mkdir -p $(@D) && for f in $(HELPER_SRC); do ln -sf $(TOP)/$$f $(@D)/; done
 	scripts/kbuild $(KERNEL) $(@D) W=1 modules
 
 # meminspect_kunit.ko only where the kernel has CONFIG_KUNIT (module/kunit/Kbuild decides);
 # the stamp stands for "built, or nothing to build" on kernels without it.
-build/$(KERNEL)/kunit/.built: $(KUNIT_SRC)
+build/$(KERNEL)/kunit/.built: $(KUNIT_SRC) $(KERNEL_BUILT)
 	@mkdir -p $(@D) && for f in $(KUNIT_SRC); do ln -sf $(TOP)/$$f $(@D)/; done
 	scripts/kbuild $(KERNEL) $(@D) W=1 modules
 	@touch $@

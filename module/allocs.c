@@ -36,6 +36,7 @@
 #include <linux/sched.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/stacktrace.h>
 #include <linux/string.h>
 #include <linux/tracepoint.h>
 #include <linux/uaccess.h>
@@ -262,11 +263,47 @@ void mi_allocs_store(unsigned long call_site, const void *ptr,
 	atomic64_inc(&mi_allocs.obj_overflow);
 }
 
+/*
+ * kvmalloc() and its family (kvcalloc(), kvzalloc(), kvmalloc_array())
+ * try kmalloc() first, whose tracepoint then names kvmalloc's own code:
+ * every kvmalloc() in the kernel would be one row at kvmalloc_node+0x..
+ * (seen on the debug lane against /proc/allocinfo, which names the
+ * caller).  Its caller is read off the stack instead, for the allocations
+ * wanted only.  kvmalloc_node() became __kvmalloc_node_noprof() with "mm:
+ * enable slab allocation tagging for kmalloc and friends" (v6.10).
+ */
+static const char *const mi_allocs_kv_names[] = {
+	"kvmalloc_node", "__kvmalloc_node_noprof",
+};
+
+static struct mi_code_range mi_allocs_kv[ARRAY_SIZE(mi_allocs_kv_names)];
+static unsigned int mi_allocs_nr_kv;
+
+/* the probe's frames, the tracepoint's, kmalloc's, kvmalloc's, its caller */
+#define MI_ALLOCS_KV_STACK	16
+
+/* The return address past kvmalloc's frame; @call_site without one. */
+static unsigned long mi_allocs_kv_caller(unsigned long call_site)
+{
+	unsigned long entries[MI_ALLOCS_KV_STACK];
+	unsigned int n, i;
+
+	n = stack_trace_save(entries, ARRAY_SIZE(entries), 0);
+	for (i = 0; i + 1 < n; i++)
+		if (mi_code_ranges_hold(mi_allocs_kv, mi_allocs_nr_kv,
+					entries[i]))
+			return entries[i + 1];
+	return call_site;
+}
+
 static void mi_allocs_record(unsigned long call_site, const void *ptr,
 			     size_t bytes_req, size_t bytes_alloc)
 {
-	if (!ZERO_OR_NULL_PTR(ptr) && mi_allocs_wanted(bytes_req))
-		mi_allocs_store(call_site, ptr, bytes_req, bytes_alloc, false);
+	if (ZERO_OR_NULL_PTR(ptr) || !mi_allocs_wanted(bytes_req))
+		return;
+	if (mi_code_ranges_hold(mi_allocs_kv, mi_allocs_nr_kv, call_site))
+		call_site = mi_allocs_kv_caller(call_site);
+	mi_allocs_store(call_site, ptr, bytes_req, bytes_alloc, false);
 }
 
 void mi_allocs_forget(const void *ptr)
@@ -364,9 +401,9 @@ static void mi_allocs_tp_cache_alloc(void *data, unsigned long call_site,
 				     const void *ptr, struct kmem_cache *s,
 				     gfp_t gfp, int node)
 {
-	size_t size = kmem_cache_size(s);
-
-	mi_allocs_record(call_site, ptr, size, size);
+	/* the tracepoint's own bytes_req and bytes_alloc (mm/slub.c) */
+	mi_allocs_record(call_site, ptr, kmem_cache_size(s),
+			 mi_slab_size_of(s));
 }
 #else
 static void mi_allocs_tp_kmalloc(void *data, unsigned long call_site,
@@ -845,7 +882,9 @@ int mi_allocs_init(struct dentry *parent)
 	mi_cap_set(&mi_allocs_cap[0], true,
 		   "directory allocs/: slab allocations by call site from the kmem tracepoints (docs/allocs.md); %s",
 #ifdef MI_HAVE_KMEM_TP_NODE_FOLDED
-		   "kmem_cache_alloc's size is kmem_cache_size() of its cache"
+		   mi_slab_size_of_available() ?
+		   "kmem_cache_alloc's sizes are its cache's object_size and size (BTF)" :
+		   "kmem_cache_alloc's sizes are kmem_cache_size() of its cache (kmem_cache.size not in BTF)"
 #else
 		   "kmalloc_node and kmem_cache_alloc_node probed too, sizes from the tracepoint"
 #endif
@@ -863,6 +902,9 @@ int mi_allocs_init(struct dentry *parent)
 	mi_allocs_nr_inner = mi_code_ranges_fill(mi_allocs_inner_names,
 						 ARRAY_SIZE(mi_allocs_inner_names),
 						 mi_allocs_inner);
+	mi_allocs_nr_kv = mi_code_ranges_fill(mi_allocs_kv_names,
+					      ARRAY_SIZE(mi_allocs_kv_names),
+					      mi_allocs_kv);
 	mi_caps_register(&mi_allocs_caps, mi_allocs_cap,
 			 ARRAY_SIZE(mi_allocs_cap));
 	mi_allocs.dir = debugfs_create_dir("allocs", parent);

@@ -38,7 +38,9 @@ static const char *const mi_wrapper_names[] = {
 	"alloc_pages_current", "alloc_pages_vma", "alloc_pages",
 	"alloc_pages_noprof", "alloc_pages_mpol", "alloc_pages_mpol_noprof",
 	"__alloc_pages", "__alloc_pages_noprof", "alloc_frozen_pages_noprof",
-	"__get_free_pages", "__get_free_pages_noprof", "get_zeroed_page",
+	"__get_free_pages", "__get_free_pages_noprof",
+	"get_free_pages_noprof",	/* the name __get_free_pages() got in v6.10 */
+	"get_zeroed_page",
 	"get_zeroed_page_noprof", "folio_alloc", "folio_alloc_noprof",
 	"__folio_alloc", "__folio_alloc_noprof", "folio_alloc_mpol_noprof",
 	"vma_alloc_folio", "vma_alloc_folio_noprof", "alloc_pages_exact",

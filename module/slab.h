@@ -4,6 +4,8 @@
 
 #include <linux/fs.h>
 
+struct kmem_cache;
+
 void mi_slab_init(void);
 void mi_slab_exit(void);
 bool mi_slab_find_available(char *why, size_t len);
@@ -16,6 +18,8 @@ const char *mi_slab_name_of(const void *cache);
 void mi_slab_object_layout(void);
 bool mi_slab_cache_of_available(void);
 const void *mi_slab_cache_of(const void *obj);
+bool mi_slab_size_of_available(void);
+unsigned int mi_slab_size_of(const struct kmem_cache *s);
 
 extern const struct file_operations mi_slabs_fops;
 

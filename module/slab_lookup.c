@@ -14,6 +14,7 @@
  */
 #include <linux/mm.h>
 #include <linux/page-flags.h>
+#include <linux/slab.h>
 
 #include "btf.h"
 #include "slab.h"
@@ -44,13 +45,22 @@ const char *mi_slab_name_of(const void *cache)
 
 static u32 mi_slab_cache_off;
 static bool mi_slab_cache_ok;
+static u32 mi_cache_size_off;
+static bool mi_cache_size_ok;
 
 /* Called by mi_slab_init() with the BTF open. */
 void mi_slab_object_layout(void)
 {
 	struct mi_btf_member bm;
-	u32 sid = mi_btf_struct("slab");
+	u32 sid = mi_btf_struct("kmem_cache");
 
+	/* the object's size with the cache's metadata: what slabinfo's objsize is */
+	if (sid && mi_btf_member(sid, "size", &bm) && !bm.bit_size &&
+	    !(bm.bit_offset % 8) && bm.size == sizeof(unsigned int)) {
+		mi_cache_size_off = bm.bit_offset / 8;
+		mi_cache_size_ok = true;
+	}
+	sid = mi_btf_struct("slab");
 	/* a struct slab with a slab_list is SLUB's (5.17 on), else struct page */
 	if (!sid || !mi_btf_member(sid, "slab_list", &bm))
 		sid = mi_btf_struct("page");
@@ -64,6 +74,25 @@ void mi_slab_object_layout(void)
 bool mi_slab_cache_of_available(void)
 {
 	return mi_slab_cache_ok;
+}
+
+bool mi_slab_size_of_available(void)
+{
+	return mi_cache_size_ok;
+}
+
+/*
+ * What an object of @s takes in its slab (s->size: red zones, tracking,
+ * KASAN's metadata, alignment), as the kmem_cache_alloc tracepoint's
+ * bytes_alloc and /proc/allocinfo count it; kmem_cache_size() (the object
+ * size) where BTF does not say.  For probes: @s is the cache being
+ * allocated from or freed to, so it stays.
+ */
+unsigned int mi_slab_size_of(const struct kmem_cache *s)
+{
+	if (!mi_cache_size_ok)
+		return kmem_cache_size((struct kmem_cache *)s);
+	return READ_ONCE(*(const unsigned int *)((const char *)s + mi_cache_size_off));
 }
 
 /*

@@ -135,6 +135,13 @@ check "allocations = $N" [ "$(site_field 4)" = "$N" ]
 check "samples = $N (exact)" [ "$(site_field 7)" = "$N" ]
 check "the note says exact" [ "$(note_value "$T/t1" mode)" = exact ]
 check "site symbolised in meminspect_test" grep -q 'allocs_fill+0x[0-9a-f]*/0x[0-9a-f]* \[meminspect_test\]' "$T/t1"
+# the helper's kvcalloc(N, pointer): a kmalloc() inside kvmalloc, whose
+# tracepoint names kvmalloc's code; the row is at kvmalloc's caller
+check_eq "kvcalloc($N, 8): one live object of $((N * 8)) bytes at allocs_write, kvmalloc's caller" \
+	"$(awk '$NF == "[meminspect_test]" && index($(NF - 1), "allocs_write+") == 1 { print $1, $2 }' "$T/t1")" \
+	"1 $((N * 8))"
+check "no row at kvmalloc's own code (kvmalloc_node, __kvmalloc_node_noprof)" \
+	[ -z "$(awk '$NF ~ /^(__)?kvmalloc_node/' "$T/t1")" ]
 # the cache column: the kmalloc cache the objects came from, read from
 # their slabs; /proc/slabinfo's row of that name has their object size
 cache=$(awk '/allocs_fill/ { print $8 }' "$T/t1")
@@ -375,6 +382,11 @@ else
 	got="$(sites_sum 1)/$(sites_sum 4)"
 	check "aim_cache $HC: $N objects held from the cache: live/allocs over all sites $got, want $N/$N" \
 		[ "$got" = "$N/$N" ]
+	# allocated bytes: the cache's s->size, slabinfo's objsize, as the
+	# tracepoint's bytes_alloc says (not kmem_cache_size(): the object)
+	hsz=$(awk -v c="$HC" '$1 == c { print $4 }' /proc/slabinfo)
+	check_eq "aim_cache $HC: live allocated bytes over all sites = $N x slabinfo's objsize ($hsz)" \
+		"$(sites_sum 3)" "$((N * ${hsz:-0}))"
 	check "aim_cache $HC: the helper's kmalloc($S)s (another cache) not counted" \
 		[ "$(site_field 4)" = none ]
 	check "aim_cache $HC: every site's cache column is $HC" \
