@@ -279,20 +279,44 @@ static const char *const mi_allocs_kv_names[] = {
 static struct mi_code_range mi_allocs_kv[ARRAY_SIZE(mi_allocs_kv_names)];
 static unsigned int mi_allocs_nr_kv;
 
+/*
+ * Where kvmalloc() itself hosts the inlined __do_kmalloc_node() (7.x), a
+ * large kvmalloc() is traced twice as the large kmalloc() above: first
+ * from inside __kmalloc_large_node_noprof() with a return address in
+ * kvmalloc, then with kvmalloc's caller.  The first is the one whose
+ * stack holds that function's frame before kvmalloc's: dropped.  (On 6.12
+ * kvmalloc calls __kmalloc_node_noprof(), whose inner event the rule
+ * above drops, and its one event has kvmalloc's address.)
+ */
+static const char *const mi_allocs_large_names[] = {
+	"__kmalloc_large_node_noprof", "__kmalloc_large_noprof",
+};
+
+static struct mi_code_range mi_allocs_large[ARRAY_SIZE(mi_allocs_large_names)];
+static unsigned int mi_allocs_nr_large;
+
 /* the probe's frames, the tracepoint's, kmalloc's, kvmalloc's, its caller */
 #define MI_ALLOCS_KV_STACK	16
 
-/* The return address past kvmalloc's frame; @call_site without one. */
+/*
+ * The return address past kvmalloc's frame; @call_site without one; 0
+ * for the inner event of a large kvmalloc() traced twice.
+ */
 static unsigned long mi_allocs_kv_caller(unsigned long call_site)
 {
 	unsigned long entries[MI_ALLOCS_KV_STACK];
 	unsigned int n, i;
+	bool large = false;
 
 	n = stack_trace_save(entries, ARRAY_SIZE(entries), 0);
-	for (i = 0; i + 1 < n; i++)
+	for (i = 0; i + 1 < n; i++) {
 		if (mi_code_ranges_hold(mi_allocs_kv, mi_allocs_nr_kv,
 					entries[i]))
-			return entries[i + 1];
+			return large ? 0 : entries[i + 1];
+		if (mi_code_ranges_hold(mi_allocs_large, mi_allocs_nr_large,
+					entries[i]))
+			large = true;
+	}
 	return call_site;
 }
 
@@ -301,8 +325,11 @@ static void mi_allocs_record(unsigned long call_site, const void *ptr,
 {
 	if (ZERO_OR_NULL_PTR(ptr) || !mi_allocs_wanted(bytes_req))
 		return;
-	if (mi_code_ranges_hold(mi_allocs_kv, mi_allocs_nr_kv, call_site))
+	if (mi_code_ranges_hold(mi_allocs_kv, mi_allocs_nr_kv, call_site)) {
 		call_site = mi_allocs_kv_caller(call_site);
+		if (!call_site)
+			return;
+	}
 	mi_allocs_store(call_site, ptr, bytes_req, bytes_alloc, false);
 }
 
@@ -905,6 +932,9 @@ int mi_allocs_init(struct dentry *parent)
 	mi_allocs_nr_kv = mi_code_ranges_fill(mi_allocs_kv_names,
 					      ARRAY_SIZE(mi_allocs_kv_names),
 					      mi_allocs_kv);
+	mi_allocs_nr_large = mi_code_ranges_fill(mi_allocs_large_names,
+						 ARRAY_SIZE(mi_allocs_large_names),
+						 mi_allocs_large);
 	mi_caps_register(&mi_allocs_caps, mi_allocs_cap,
 			 ARRAY_SIZE(mi_allocs_cap));
 	mi_allocs.dir = debugfs_create_dir("allocs", parent);
