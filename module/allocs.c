@@ -25,6 +25,7 @@
 #include <linux/atomic.h>
 #include <linux/cgroup.h>
 #include <linux/debugfs.h>
+#include <linux/hash.h>
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
 #include <linux/log2.h>
@@ -115,26 +116,66 @@ static bool mi_allocs_site_aimed(unsigned long call_site, const void *ptr,
 	return true;
 }
 
-/* The slot of @call_site, claimed if new; -1 when the table is full. */
-static int mi_allocs_site_get(unsigned long call_site)
+/*
+ * A row's key: the call site, or with callers (@stack, zero-filled past the
+ * last) a hash of them all; never 0, the free slot.
+ */
+static unsigned long mi_allocs_key(unsigned long call_site,
+				   const unsigned long *stack)
 {
-	u32 h = mi_allocs_hash(call_site);
+	unsigned long key = call_site;
 	unsigned int i;
+
+	for (i = 0; stack && i < MI_ALLOCS_STACK_MAX && stack[i]; i++)
+		key = (key ^ stack[i]) * GOLDEN_RATIO_64;
+	return key ?: 1;
+}
+
+/*
+ * The slot of @call_site and @stack, claimed and filled if new; -1 when
+ * the table is full.  The claimer writes the callers, then publishes the
+ * site: a probe that finds the key counts at once, a reader shows the row
+ * once the site is there.
+ */
+static int mi_allocs_site_get(unsigned long call_site,
+			      const unsigned long *stack)
+{
+	unsigned long key = mi_allocs_key(call_site, stack);
+	u32 h = mi_allocs_hash(key);
+	unsigned int i, j;
 
 	for (i = 0; i < MI_ALLOCS_PROBES * 2; i++) {
 		u32 n = (h + i) & (MI_ALLOCS_SITES - 1);
 		struct mi_allocs_site *s = &mi_allocs.sites[n];
-		unsigned long old = READ_ONCE(s->call_site);
+		unsigned long old = READ_ONCE(s->key);
 
-		if (old == call_site)
+		if (old == key)
 			return n;
-		if (!old) {
-			old = cmpxchg(&s->call_site, 0UL, call_site);
-			if (!old || old == call_site)
-				return n;
-		}
+		if (old)
+			continue;
+		old = cmpxchg(&s->key, 0UL, key);
+		if (old == key)
+			return n;
+		if (old)
+			continue;
+		for (j = 0; stack && j < MI_ALLOCS_STACK_MAX; j++)
+			s->stack[j] = stack[j];
+		/* pairs with the acquire in mi_allocs_table_show() */
+		smp_store_release(&s->call_site, call_site);
+		return n;
 	}
 	return -1;
+}
+
+/* A row's site: %pS, then its callers, " < " before each. */
+void mi_allocs_put_site(struct seq_file *m, const struct mi_allocs_site *s,
+			unsigned long call_site)
+{
+	unsigned int i;
+
+	seq_printf(m, "%pS", (void *)call_site);
+	for (i = 0; i < MI_ALLOCS_STACK_MAX && s->stack[i]; i++)
+		seq_printf(m, " < %pS", (void *)s->stack[i]);
 }
 
 /*
@@ -212,9 +253,13 @@ bool mi_allocs_wanted(size_t bytes_req)
 	return mi_allocs_task_aimed() && mi_allocs_sampled(bytes_req);
 }
 
-/* A wanted allocation of @ptr at @call_site: counted if the site is aimed. */
-void mi_allocs_store(unsigned long call_site, const void *ptr,
-		     size_t bytes_req, size_t bytes_alloc, bool pages)
+/*
+ * A wanted allocation of @ptr at @call_site (with callers @stack, or NULL):
+ * counted if the site is aimed.
+ */
+void mi_allocs_store(unsigned long call_site, const unsigned long *stack,
+		     const void *ptr, size_t bytes_req, size_t bytes_alloc,
+		     bool pages)
 {
 	unsigned long p = (unsigned long)ptr;
 	struct mi_allocs_weight w;
@@ -225,7 +270,7 @@ void mi_allocs_store(unsigned long call_site, const void *ptr,
 
 	if (!mi_allocs_site_aimed(call_site, ptr, pages))
 		return;
-	n = mi_allocs_site_get(call_site);
+	n = mi_allocs_site_get(call_site, stack);
 	if (n < 0) {
 		atomic64_inc(&mi_allocs.site_overflow);
 		return;
@@ -330,7 +375,7 @@ static void mi_allocs_record(unsigned long call_site, const void *ptr,
 		if (!call_site)
 			return;
 	}
-	mi_allocs_store(call_site, ptr, bytes_req, bytes_alloc, false);
+	mi_allocs_store(call_site, NULL, ptr, bytes_req, bytes_alloc, false);
 }
 
 void mi_allocs_forget(const void *ptr)
@@ -596,7 +641,9 @@ static int mi_allocs_reset(void)
 	for (i = 0; i < MI_ALLOCS_SITES; i++) {
 		struct mi_allocs_site *s = &mi_allocs.sites[i];
 
+		s->key = 0;
 		s->call_site = 0;
+		memset(s->stack, 0, sizeof(s->stack));
 		s->cache = MI_ALLOCS_CACHE_NONE;
 		atomic64_set(&s->allocs, 0);
 		atomic64_set(&s->frees, 0);
@@ -652,6 +699,7 @@ enum mi_allocs_knob {
 	MI_ALLOCS_AIM_CGROUP,
 	MI_ALLOCS_AIM_CACHE,
 	MI_ALLOCS_PAGES,
+	MI_ALLOCS_PAGE_STACK,
 	MI_ALLOCS_NR_KNOBS
 };
 
@@ -665,6 +713,7 @@ static const char *const mi_allocs_knob_names[MI_ALLOCS_NR_KNOBS] = {
 	[MI_ALLOCS_AIM_CGROUP] = "aim_cgroup",
 	[MI_ALLOCS_AIM_CACHE] = "aim_cache",
 	[MI_ALLOCS_PAGES] = "pages",
+	[MI_ALLOCS_PAGE_STACK] = "page_stack",
 };
 
 static int mi_allocs_knob_show(struct seq_file *m, void *v)
@@ -697,6 +746,9 @@ static int mi_allocs_knob_show(struct seq_file *m, void *v)
 		break;
 	case MI_ALLOCS_PAGES:
 		seq_printf(m, "%d\n", mi_allocs.pages);
+		break;
+	case MI_ALLOCS_PAGE_STACK:
+		seq_printf(m, "%u\n", mi_allocs.page_stack);
 		break;
 	default:
 		seq_printf(m, "%u\n", mi_allocs.hash_size);
@@ -762,6 +814,14 @@ static int mi_allocs_knob_apply(enum mi_allocs_knob knob, const char *buf,
 		if (mi_allocs.armed)
 			return -EBUSY;
 		mi_allocs.pages = on;
+		return 0;
+	case MI_ALLOCS_PAGE_STACK:
+		err = mi_fault_parse_uint(buf, len, 0, MI_ALLOCS_STACK_MAX, &u);
+		if (err)
+			return err;
+		if (mi_allocs.armed)
+			return -EBUSY;
+		mi_allocs.page_stack = u;
 		return 0;
 	default:
 		err = mi_fault_parse_uint(buf, len, MI_ALLOCS_HASH_MIN,
@@ -853,15 +913,16 @@ static int mi_allocs_table_show(struct seq_file *m, void *v)
 				       mi_allocs.disarmed_at) - mi_allocs.armed_at));
 	for (i = 0; i < MI_ALLOCS_SITES; i++) {
 		struct mi_allocs_site *s = &mi_allocs.sites[i];
-		unsigned long site = READ_ONCE(s->call_site);
+		/* pairs with the release in mi_allocs_site_get() */
+		unsigned long site = smp_load_acquire(&s->call_site);
 		long long allocs = atomic64_read(&s->allocs);
 
-		if (!site)
+		if (!READ_ONCE(s->key))
 			continue;
 		used++;
-		if (!allocs)
+		if (!site || !allocs)
 			continue;
-		seq_printf(m, "%lld %lld %lld %lld %lld %lld %lld %s %pS\n",
+		seq_printf(m, "%lld %lld %lld %lld %lld %lld %lld %s ",
 			   mi_allocs_fp_round(atomic64_read(&s->live)),
 			   (long long)atomic64_read(&s->live_req),
 			   (long long)atomic64_read(&s->live_alloc),
@@ -869,13 +930,14 @@ static int mi_allocs_table_show(struct seq_file *m, void *v)
 			   mi_allocs_fp_round(atomic64_read(&s->frees)),
 			   div_s64(mi_allocs_fp_round(allocs) * 1000, ms),
 			   (long long)atomic64_read(&s->samples),
-			   mi_allocs_cache_name(READ_ONCE(s->cache), names),
-			   (void *)site);
+			   mi_allocs_cache_name(READ_ONCE(s->cache), names));
+		mi_allocs_put_site(m, s, site);
+		seq_putc(m, '\n');
 	}
 	if (names)
 		mi_slab_names_unlock();
 note:
-	seq_printf(m, "# allocs: armed %d mode %s sample_bytes %u elapsed_ms %lu sites %u sites_used %u hash_size %u table_bytes %zu site_overflow %lld obj_overflow %lld pages %d page_nosite %lld\n",
+	seq_printf(m, "# allocs: armed %d mode %s sample_bytes %u elapsed_ms %lu sites %u sites_used %u hash_size %u table_bytes %zu site_overflow %lld obj_overflow %lld pages %d page_nosite %lld page_stack %u\n",
 		   mi_allocs.armed,
 		   mi_allocs.sample_bytes ? "sampled" : "exact",
 		   mi_allocs.sample_bytes, ms, MI_ALLOCS_SITES, used,
@@ -885,7 +947,8 @@ note:
 		   (long long)atomic64_read(&mi_allocs.site_overflow),
 		   (long long)atomic64_read(&mi_allocs.obj_overflow),
 		   mi_allocs.pages,
-		   (long long)atomic64_read(&mi_allocs.page_nosite));
+		   (long long)atomic64_read(&mi_allocs.page_nosite),
+		   mi_allocs.page_stack);
 	mutex_unlock(&mi_allocs.lock);
 	return 0;
 }

@@ -99,8 +99,10 @@ static int mi_out_show(struct seq_file *m, void *v)
 		/* raw addresses, as kmemleak's debugfs file: root only */
 		for (j = 0; j < min_t(u64, a->objs, MI_OUT_ADDRS); j++)
 			seq_printf(m, "%s0x%lx", j ? "," : "", a->addr[j]);
-		seq_printf(m, " %pS\n",
-			   (void *)READ_ONCE(mi_allocs.sites[i].call_site));
+		seq_putc(m, ' ');
+		mi_allocs_put_site(m, &mi_allocs.sites[i],
+				   smp_load_acquire(&mi_allocs.sites[i].call_site));
+		seq_putc(m, '\n');
 	}
 	seq_printf(m, "# outstanding: armed %d mode %s min_age_s %u followed %lu\n",
 		   mi_allocs.armed,

@@ -82,14 +82,16 @@ static int mi_pg_frame_kind(unsigned long addr)
 /*
  * The allocating code's return address, or 0: a large kmalloc()'s pages
  * (@large set), or no frame outside the allocator within MI_PG_STACK.
+ * @stack gets the page_stack frames past it (zero-filled).
  */
-static unsigned long mi_pg_site(bool *large)
+static unsigned long mi_pg_site(bool *large, unsigned long *stack)
 {
 	unsigned long entries[MI_PG_STACK];
-	unsigned int n, i;
+	unsigned int n, i, j, depth = READ_ONCE(mi_allocs.page_stack);
 	int kind;
 
 	*large = false;
+	memset(stack, 0, MI_ALLOCS_STACK_MAX * sizeof(*stack));
 	n = stack_trace_save(entries, ARRAY_SIZE(entries), 0);
 	for (i = 0; i < n; i++) {
 		if (within_module(entries[i], THIS_MODULE))
@@ -102,21 +104,24 @@ static unsigned long mi_pg_site(bool *large)
 	}
 	if (i == n || *large)
 		return 0;
+	for (j = 0; j < depth && i + 1 + j < n; j++)
+		stack[j] = entries[i + 1 + j];
 	return entries[i];
 }
 
 static void mi_pg_alloc_probe(void *data, struct page *page,
 			      unsigned int order, gfp_t gfp, int migratetype)
 {
+	unsigned long stack[MI_ALLOCS_STACK_MAX];
 	size_t bytes = PAGE_SIZE << order;
 	unsigned long site;
 	bool large;
 
 	if (!page || !mi_allocs_wanted(bytes))
 		return;
-	site = mi_pg_site(&large);
+	site = mi_pg_site(&large, stack);
 	if (site)
-		mi_allocs_store(site, page, bytes, bytes, true);
+		mi_allocs_store(site, stack, page, bytes, bytes, true);
 	else if (!large)
 		atomic64_inc(&mi_allocs.page_nosite);
 }

@@ -26,8 +26,19 @@ struct dentry;
 #define MI_ALLOCS_CACHE_SEVERAL	1UL	/* objects of more than one cache */
 #define MI_ALLOCS_CACHE_PAGES	2UL	/* pages: a large kmalloc, a page allocation */
 
+/* page_stack: callers kept past a page allocation's site (knob, 0 .. this) */
+#define MI_ALLOCS_STACK_MAX	4
+
+/*
+ * A row: a call site, or for pages with page_stack > 0 a site and its
+ * callers.  key claims the slot (the call site, or the hash of site and
+ * callers: never 0); call_site is published last, after stack, so a
+ * reader that sees it sees the whole row.
+ */
 struct mi_allocs_site {
-	unsigned long call_site;	/* 0 = free slot; set once per arming */
+	unsigned long key;		/* 0 = free slot; set once per arming */
+	unsigned long call_site;	/* 0 until the slot is filled */
+	unsigned long stack[MI_ALLOCS_STACK_MAX];	/* callers; 0 past the last */
 	unsigned long cache;		/* its objects' cache: compared only */
 	/* estimates: counts in MI_ALLOCS_FP_ONE units, bytes in bytes */
 	atomic64_t allocs, frees;
@@ -59,6 +70,7 @@ struct mi_allocs_state {
 	unsigned int hash_cap;
 	unsigned int sample_bytes;	/* 0 = exact */
 	bool pages;			/* knob: page allocations too */
+	unsigned int page_stack;	/* knob: callers kept per page site */
 	struct mi_allocs_site *sites;
 	struct mi_allocs_obj *objs;
 	unsigned long armed_at, disarmed_at;	/* jiffies */
@@ -81,9 +93,13 @@ int mi_allocs_aim_cache(const char *buf, size_t len);
  * object's slot; forget: a free.
  */
 bool mi_allocs_wanted(size_t bytes_req);
-void mi_allocs_store(unsigned long call_site, const void *ptr,
-		     size_t bytes_req, size_t bytes_alloc, bool pages);
+void mi_allocs_store(unsigned long call_site, const unsigned long *stack,
+		     const void *ptr, size_t bytes_req, size_t bytes_alloc,
+		     bool pages);
 void mi_allocs_forget(const void *ptr);
+struct seq_file;
+void mi_allocs_put_site(struct seq_file *m, const struct mi_allocs_site *s,
+			unsigned long call_site);
 
 /* allocs_pages.c: the page tracepoints, attached under mi_allocs.lock */
 struct mi_cap;

@@ -280,12 +280,52 @@ else
 		"$(pg_row p2 pages_o4_set | awk '{ print $1, $2, $5 }')" "0 0 $Q"
 	echo 0 > "$A/armed"
 	echo 0 > "$A/aim_pid"
+	# page_stack: callers kept past a page site, a row per site and
+	# callers; the helper's held_grow() is called by pages_set(), called
+	# by its file's write, mi_test_num_write()
+	for v in 5 -1 x '1 1'; do
+		rejects page_stack "$v"
+	done
+	check "page_stack still 0" [ "$(cat "$A/page_stack")" = 0 ]
+	echo $$ > "$A/aim_pid"
+	echo 2 > "$A/page_stack"
+	echo 1 > "$A/armed"
+	rejects page_stack 0 "0 while armed (-EBUSY)"
+	echo $P > "$MI_TEST_DIR/pages"
+	cat "$A/table" > "$T/p4"
+	echo 0 > "$MI_TEST_DIR/pages"
+	cat "$A/table" > "$T/p5"
+	echo 0 > "$A/armed"
+	echo 0 > "$A/aim_pid"
+	echo 0 > "$A/page_stack"
+	diag "$(grep held_grow "$T/p4")"
+	# a row's live count, then the functions of its site field
+	stack_row() {
+		awk '/^[0-9]/ && index($9, "held_grow+") == 1 {
+			s = $1
+			for (i = 9; i <= NF; i++) {
+				f = $i
+				if (f == "<" || f ~ /^\[/)
+					continue
+				sub(/\+.*/, "", f)
+				s = s " " f
+			}
+			print s }' "$T/$1"
+	}
+	check_eq "page_stack 2: one row at held_grow, $P live, then its callers pages_set and mi_test_num_write" \
+		"$(stack_row p4)" "$P held_grow pages_set mi_test_num_write"
+	check "page_stack 2: every frame of that row in [meminspect_test]" \
+		awk 'index($9, "held_grow+") == 1 { n = gsub(/\[meminspect_test\]/, "&"); f = 1 } END { exit !(f && n == 3) }' "$T/p4"
+	check_eq "page_stack 2: the note says page_stack 2" "$(note_value "$T/p4" page_stack)" 2
+	check_eq "page_stack 2: freed: the row 0 live" "$(stack_row p5)" "0 held_grow pages_set mi_test_num_write"
 	# busybox dd by comm: its large kmalloc()s (7 x 20000 B through the
 	# helper: order-3 pages) are counted once, by the kmalloc tracepoint
 	# (live_bytes 140000, requested), never again by mm_page_alloc (a row
 	# of 7 order-3 blocks requested); its writes into a pipe allocate the
 	# pipe's pages in the pipe code
+	# (page_stack 4: the pipe rows carry their callers, vfs_write among them)
 	echo dd > "$A/aim_comm"
+	echo 4 > "$A/page_stack"
 	echo 1 > "$A/armed"
 	echo "7 20000" > "$T/large"
 	dd if="$T/large" of="$MI_TEST_DIR/allocs" 2> /dev/null
@@ -294,6 +334,7 @@ else
 	echo 0 > "$MI_TEST_DIR/allocs"
 	echo 0 > "$A/armed"
 	echo > "$A/aim_comm"
+	echo 0 > "$A/page_stack"
 	echo 0 > "$A/pages"
 	o3=$((7 * 8 * PK))
 	diag "$(awk -v o3="$o3" '$2 == 140000 || $2 == o3' "$T/p3")"
@@ -307,6 +348,8 @@ else
 	diag "$(awk '$8 == "(pages)" && $9 ~ /pipe/' "$T/p3")"
 	check "pages, dd: a pipe function's row has dd's pipe pages" \
 		[ "$(awk '$8 == "(pages)" && $9 ~ /pipe/ { s += $4 } END { print s + 0 }' "$T/p3")" -ge 1 ]
+	check "page_stack 4, dd: a pipe row's callers include vfs_write" \
+		awk '$8 == "(pages)" && $9 ~ /pipe/ && / < vfs_write[+]/ { f = 1 } END { exit !f }' "$T/p3"
 fi
 
 # ---- aim_cgroup: only tasks in a cgroup v2 (or below it) ---------------------------

@@ -206,13 +206,22 @@ static noinline int held_grow(unsigned long target)
 	return 0;
 }
 
-/* Caller holds held.lock. */
+/*
+ * Caller holds held.lock.  held_grow() is not a tail call (the barrier
+ * after it): allocs' page_stack test expects this frame between held_grow()
+ * and mi_test_num_write().
+ */
 static int pages_set(unsigned long target)
 {
-	if (target > held.nr_pages)
-		return held_grow(target);
-	held_shrink(target);
-	return 0;
+	int ret = 0;
+
+	if (target > held.nr_pages) {
+		ret = held_grow(target);
+		barrier();
+	} else {
+		held_shrink(target);
+	}
+	return ret;
 }
 
 /* Order-4 blocks, linked through the head page's lru. */
