@@ -76,7 +76,7 @@ static int mi_out_show(struct seq_file *m, void *v)
 	const struct mi_out_open *op = m->private;
 	unsigned int min_age_s = READ_ONCE(op->min_age_s);
 	struct mi_out_site *acc;
-	unsigned long live = 0;
+	unsigned long live = 0, site;
 	unsigned int i, j;
 
 	acc = vzalloc(array_size(MI_ALLOCS_SITES, sizeof(*acc)));
@@ -100,8 +100,9 @@ static int mi_out_show(struct seq_file *m, void *v)
 		for (j = 0; j < min_t(u64, a->objs, MI_OUT_ADDRS); j++)
 			seq_printf(m, "%s0x%lx", j ? "," : "", a->addr[j]);
 		seq_putc(m, ' ');
-		mi_allocs_put_site(m, &mi_allocs.sites[i],
-				   smp_load_acquire(&mi_allocs.sites[i].call_site));
+		/* pairs with the release in mi_allocs_site_get() */
+		site = smp_load_acquire(&mi_allocs.sites[i].call_site);
+		mi_allocs_put_site(m, &mi_allocs.sites[i], site);
 		seq_putc(m, '\n');
 	}
 	seq_printf(m, "# outstanding: armed %d mode %s min_age_s %u followed %lu\n",
