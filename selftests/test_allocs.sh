@@ -65,12 +65,20 @@ rejects()
 	fi
 }
 
+# rejects_all KNOB VALUE...: each write refused, and KNOB still reads 0
+rejects_all()
+{
+	_ra_k=$1
+	shift
+	for _ra_v; do
+		rejects "$_ra_k" "$_ra_v"
+	done
+	check "$_ra_k still 0" [ "$(cat "$A/$_ra_k")" = 0 ]
+}
+
 # ---- bad writes ----------------------------------------------------------------
 
-for v in 2 -1 yes '1 1'; do
-	rejects armed "$v"
-done
-check "armed still 0" [ "$(cat "$A/armed")" = 0 ]
+rejects_all armed 2 -1 yes '1 1'
 hs=$(cat "$A/hash_size")
 for v in 1000 0 99999999 abc; do
 	if echo "$v" > "$A/hash_size" 2>/dev/null; then
@@ -80,10 +88,7 @@ for v in 1000 0 99999999 abc; do
 	fi
 done
 check "hash_size unchanged" [ "$(cat "$A/hash_size")" = "$hs" ]
-for v in -1 abc 1073741825 '1 1'; do
-	rejects sample_bytes "$v"
-done
-check "sample_bytes still 0" [ "$(cat "$A/sample_bytes")" = 0 ]
+rejects_all sample_bytes -1 abc 1073741825 '1 1'
 echo 1 > "$A/armed"
 if echo 4096 > "$A/hash_size" 2>/dev/null; then
 	fail "hash_size is busy while armed"
@@ -241,10 +246,7 @@ Q=8
 if [ "$(cap_available allocs.pages)" != yes ]; then
 	skip "allocs: page allocations by call site" "$(cap_detail allocs.pages)"
 else
-	for v in 2 -1 x '1 1'; do
-		rejects pages "$v"
-	done
-	check "pages still 0" [ "$(cat "$A/pages")" = 0 ]
+	rejects_all pages 2 -1 x '1 1'
 	echo $$ > "$A/aim_pid"
 	echo 1 > "$A/pages"
 	echo 1 > "$A/armed"
@@ -283,10 +285,7 @@ else
 	# page_stack: callers kept past a page site, a row per site and
 	# callers; the helper's held_grow() is called by pages_set(), called
 	# by its file's write, mi_test_num_write()
-	for v in 5 -1 x '1 1'; do
-		rejects page_stack "$v"
-	done
-	check "page_stack still 0" [ "$(cat "$A/page_stack")" = 0 ]
+	rejects_all page_stack 5 -1 x '1 1'
 	echo $$ > "$A/aim_pid"
 	echo 2 > "$A/page_stack"
 	echo 1 > "$A/armed"
