@@ -989,9 +989,15 @@ int mi_allocs_init(struct dentry *parent)
 		mi_cap_set(&mi_allocs_cap[1], true,
 			   "names looked up on slab_caches under slab_mutex; each new object's cache read from its slab's slab_cache (BTF)");
 	mi_allocs_pages_init(&mi_allocs_cap[2]);
-	mi_allocs_nr_inner = MI_CODE_RANGES_FILL(mi_allocs_inner_names, mi_allocs_inner);
-	mi_allocs_nr_kv = MI_CODE_RANGES_FILL(mi_allocs_kv_names, mi_allocs_kv);
-	mi_allocs_nr_large = MI_CODE_RANGES_FILL(mi_allocs_large_names, mi_allocs_large);
+	mi_allocs_nr_inner = mi_code_ranges_fill(mi_allocs_inner_names,
+						 ARRAY_SIZE(mi_allocs_inner_names),
+						 mi_allocs_inner);
+	mi_allocs_nr_kv = mi_code_ranges_fill(mi_allocs_kv_names,
+					      ARRAY_SIZE(mi_allocs_kv_names),
+					      mi_allocs_kv);
+	mi_allocs_nr_large = mi_code_ranges_fill(mi_allocs_large_names,
+						 ARRAY_SIZE(mi_allocs_large_names),
+						 mi_allocs_large);
 	mi_caps_register(&mi_allocs_caps, mi_allocs_cap,
 			 ARRAY_SIZE(mi_allocs_cap));
 	mi_allocs.dir = debugfs_create_dir("allocs", parent);

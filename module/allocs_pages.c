@@ -149,8 +149,12 @@ bool mi_allocs_pages_available(void)
 void mi_allocs_pages_init(struct mi_cap *cap)
 {
 	for_each_kernel_tracepoint(mi_pg_find_tp, NULL);
-	mi_pg_nr_inner = MI_CODE_RANGES_FILL(mi_pg_inner_names, mi_pg_inner);
-	mi_pg_nr_kmalloc = MI_CODE_RANGES_FILL(mi_pg_kmalloc_names, mi_pg_kmalloc);
+	mi_pg_nr_inner = mi_code_ranges_fill(mi_pg_inner_names,
+					     ARRAY_SIZE(mi_pg_inner_names),
+					     mi_pg_inner);
+	mi_pg_nr_kmalloc = mi_code_ranges_fill(mi_pg_kmalloc_names,
+					       ARRAY_SIZE(mi_pg_kmalloc_names),
+					       mi_pg_kmalloc);
 	if (!mi_pg_alloc_tp || !mi_pg_free_tp)
 		mi_cap_set(cap, false,
 			   "tracepoint mm_page_alloc or mm_page_free not in this kernel");

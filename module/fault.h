@@ -125,9 +125,6 @@ struct mi_code_range {
 
 unsigned int mi_code_ranges_fill(const char *const *names, unsigned int nr,
 				 struct mi_code_range *out);
-/* @names is an array: as many ranges as names */
-#define MI_CODE_RANGES_FILL(names, ranges) \
-	mi_code_ranges_fill(names, ARRAY_SIZE(names), ranges)
 bool mi_code_ranges_hold(const struct mi_code_range *r, unsigned int nr,
 			 unsigned long addr);
 unsigned long mi_fault_alloc_caller(const struct mi_fault_call *c);

@@ -99,7 +99,9 @@ NOKPROBE_SYMBOL(mi_code_ranges_hold);
 
 void mi_fault_caller_init(void)
 {
-	mi_nr_wrappers = MI_CODE_RANGES_FILL(mi_wrapper_names, mi_wrappers);
+	mi_nr_wrappers = mi_code_ranges_fill(mi_wrapper_names,
+					     ARRAY_SIZE(mi_wrapper_names),
+					     mi_wrappers);
 }
 
 unsigned int mi_fault_nr_wrappers(void)
