@@ -139,8 +139,16 @@ for p in $reader_pids; do
 done
 check "all $READERS readers survived the cycles" [ $alive -eq $READERS ]
 stop_readers
-left=$(ps -o pid,args 2> /dev/null | grep -c "cat $MI_DIR/[^ ]*$")
-check "readers stopped" [ "$left" -eq 0 ]
+# A reader killed while its cat runs leaves that cat to finish its read
+# alone (seen once, 7.3 lane of a clean-clone make check): up to 5 s for
+# it; a cat still there then is stuck in the module.
+n=0
+while left=$(ps -o pid,args 2> /dev/null | grep -c "cat $MI_DIR/[^ ]*$") &&
+	[ "$left" -gt 0 ] && [ $n -lt 50 ]; do
+	usleep 100000
+	n=$((n + 1))
+done
+check "readers stopped (no cat of $MI_DIR left $((n / 10)) s after)" [ "$left" -eq 0 ]
 
 check "module loaded after the cycles" mi_loaded
 check "summary readable after the cycles" [ -r "$MI_DIR/summary" ]
