@@ -182,17 +182,12 @@ while read -r line; do
 	diag "  $line"
 done < "$T/mitop"
 
-# within A B SLACK: |A - B| <= max(B / 10, SLACK).  The slack: what can be
-# allocated between arming and profiling on and stay live (an allocation
-# by another task, a stack depot pool of 4 pages), or between profiling on
-# and allocinfo's first reading, a page or an object or two.
-within()
-{
-	_t=$(($2 / 10))
-	[ "$_t" -ge "$3" ] || _t=$3
-	[ "$(diff_abs "$1" "$2")" -le "$_t" ]
-}
-# agree BYTES WANT_BYTES OBJS WANT_OBJS
+# within A B SLACK: |A - B| <= max(10 % of |B|, SLACK) (lib.sh's
+# is_within and tol_of).  The slack: what can be allocated between arming
+# and profiling on and stay live (an allocation by another task, a stack
+# depot pool of 4 pages), or between profiling on and allocinfo's first
+# reading, a page or an object or two.
+within() { is_within "$1" "$2" "$2" "$(tol_of "$2" "$3" 10)"; }
 agree() { within "$1" "$2" $SLACK && within "$3" "$4" $SLACK_N; }
 
 # kinds allocs cannot see under allocinfo's name (docs/allocs.md "Against
