@@ -101,7 +101,7 @@ static const char fault_help[] =
 	"  7  sweep: a run left a kernel splat or a new taint\n"
 	"  8  sweep: --max-runs reached before a run injected nothing\n"
 	"  9  sweep: --module's module half-loaded after a run, or not unloadable\n"
-	"  10 sweep: kmemleak found unreferenced objects after a run\n"
+	"  10 sweep: kmemleak found unreferenced objects after the sweep\n"
 	"run: COMMAND's exit status (128+N if killed by signal N; 127 not found,\n"
 	"126 not executable) once COMMAND was started.\n";
 

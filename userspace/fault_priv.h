@@ -71,8 +71,9 @@ struct spared {
 	unsigned long runs;
 };
 
-/* At most this many splat lines kept per run. */
+/* At most this many splat lines, and kmemleak lines, kept per run. */
 #define SPLAT_KEEP 4
+#define LEAK_KEEP 4
 
 struct run_result {
 	unsigned long nth;
@@ -86,6 +87,8 @@ struct run_result {
 	enum mod_state mod;
 	bool unloaded;		/* live, unloaded for the next run */
 	char *mod_note;		/* why it is half-loaded, or why it could not be unloaded */
+	/* the pids handed out from the run's start to its end: its tasks */
+	long pid_first, pid_last;
 	long leaks;		/* kmemleak's unreferenced objects; -1: not scanned */
 	char *leak_line[LEAK_KEEP];
 	unsigned int nleak_line;
@@ -144,7 +147,7 @@ int fault_arm(struct fault *f, bool arm);
 int fault_set(struct fault *f, const char *knob, const char *value);
 int apply_options(struct fault *f);
 int restore_options(struct fault *f);
-int run_once(struct fault *f, int *status);
+int run_once(struct fault *f, int *status, long *child);
 long long sum_column(const struct mi_table *t, const char *field);
 void json_command(struct json *j, char **cmd);
 void json_stats_log(struct json *j, const struct mi_table *stats, const struct mi_table *log);

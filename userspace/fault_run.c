@@ -179,10 +179,10 @@ static int wait_status(pid_t pid)
 /*
  * One aimed run: fork the command, stopped after its exec (or, with
  * --from-exec, before it, on a pipe), aim at it, arm, let it go, wait,
- * disarm. *status is the command's exit status. Returns the reader's
- * status: non-zero if the command was not run.
+ * disarm. *status is the command's exit status; *@child (when not NULL)
+ * its pid. Returns the reader's status: non-zero if the command was not run.
  */
-int run_once(struct fault *f, int *status)
+int run_once(struct fault *f, int *status, long *child)
 {
 	pid_t parent = getpid(), pid;
 	bool stopped = true, exited = false;
@@ -212,6 +212,8 @@ int run_once(struct fault *f, int *status)
 	}
 	close(p[0]);
 	fault_child = pid;
+	if (child)
+		*child = pid;
 	if (!f->from_exec) {
 		/* signals that come while it execs are passed on to it */
 		block_stop_signals(false, &old);
@@ -284,7 +286,7 @@ int fault_run(struct fault *f)
 	if (!st)
 		st = open_armed();
 	if (!st)
-		st = run_once(f, &status);
+		st = run_once(f, &status, NULL);
 	close_armed();
 	rst = restore_options(f);
 	if (st) {

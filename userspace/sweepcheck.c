@@ -166,12 +166,38 @@ bool leak_open(struct leak_scan *l, const char *debugfs_dir)
 	return true;
 }
 
-long leak_scan(struct leak_scan *l, double since)
+/* The pid of '  comm "NAME", pid 123, jiffies ...' (NAME may hold quotes). */
+static bool leak_comm_line(const char *line, struct leak_obj *o)
 {
-	char line[1024], note[128], *p;
-	long size = -1, n = 0;
+	const char *c = strstr(line, "comm \""), *p;
+	size_t n;
+
+	if (!c)
+		return false;
+	c += 6;
+	p = strstr(c, "\", pid ");
+	while (p && strstr(p + 1, "\", pid "))
+		p = strstr(p + 1, "\", pid ");
+	if (!p || sscanf(p, "\", pid %ld", &o->pid) != 1)
+		return false;
+	n = (size_t)(p - c) < sizeof(o->comm) - 1 ? (size_t)(p - c) : sizeof(o->comm) - 1;
+	memcpy(o->comm, c, n);
+	o->comm[n] = '\0';
+	/* a note is one line of printable text: any task can name itself */
+	for (char *q = o->comm; *q; q++)
+		if ((unsigned char)*q < ' ' || *q == 0x7f)
+			*q = '?';
+	return true;
+}
+
+long leak_scan(struct leak_scan *l, double since, struct leak_obj **objs)
+{
+	struct leak_obj *o = NULL, *grown;
+	char line[1024];
+	long size = -1, n = 0, cap = 0;
 	FILE *fp;
 
+	*objs = NULL;
 	if (!l->path[0])
 		return -1;
 	/* kmemleak's MSECS_MIN_AGE (mm/kmemleak.c) and a margin for jiffies */
@@ -183,31 +209,49 @@ long leak_scan(struct leak_scan *l, double since)
 		return -1;
 	while (fgets(line, sizeof(line), fp)) {
 		if (sscanf(line, "unreferenced object %*s (size %ld)", &size) == 1) {
+			if (n == cap) {
+				cap = cap ? 2 * cap : 16;
+				grown = realloc(o, (size_t)cap * sizeof(*o));
+				if (!grown) {
+					fclose(fp);
+					free(o);
+					return -1;
+				}
+				o = grown;
+			}
+			o[n].size = size;
+			o[n].pid = -1;
+			o[n].comm[0] = '\0';
 			n++;
 			continue;
 		}
-		/* the next line: '  comm "insmod", pid 123, jiffies ...' */
-		p = strstr(line, "comm \"");
-		if (size >= 0 && p && l->nline < LEAK_KEEP) {
-			p += 6;
-			p[strcspn(p, "\"")] = '\0';
-			snprintf(note, sizeof(note), "size %ld, comm %.64s", size, p);
-			l->line[l->nline] = strdup(note);
-			if (l->line[l->nline])
-				l->nline++;
-		}
+		/* the record's next line names the task that allocated it */
+		if (size >= 0)
+			leak_comm_line(line, &o[n - 1]);
 		size = -1;
 	}
 	fclose(fp);
-	if (write_str(l->path, "clear"))
+	if (write_str(l->path, "clear")) {
+		free(o);
 		return -1;
+	}
+	*objs = o;
 	return n;
 }
 
-void leak_take(struct leak_scan *l, char **lines, unsigned int *n)
+long last_pid(void)
 {
-	for (unsigned int i = 0; i < l->nline; i++)
-		lines[i] = l->line[i];
-	*n = l->nline;
-	l->nline = 0;
+	char buf[256], *sp;
+	FILE *fp = fopen("/proc/loadavg", "r");
+	long pid = -1;
+
+	if (!fp)
+		return -1;
+	if (fgets(buf, sizeof(buf), fp)) {
+		sp = strrchr(buf, ' ');
+		if (sp)
+			pid = strtol(sp + 1, NULL, 10);
+	}
+	fclose(fp);
+	return pid;
 }

@@ -23,19 +23,21 @@ enum mod_state mod_state(const char *name, char *why, size_t len);
 /* Unload it, like rmmod (O_NONBLOCK); 0 or an errno. */
 int mod_unload(const char *name);
 
-/* At most this many report lines kept per scan. */
-#define LEAK_KEEP 4
-
 struct leak_scan {
 	char path[4096];	/* "": no kmemleak */
-	char *line[LEAK_KEEP];	/* "size N: first backtrace frame" per object */
-	unsigned int nline;
+};
+
+/* One unreferenced object of kmemleak's report. */
+struct leak_obj {
+	long size;
+	long pid;		/* of the task that allocated it; -1: not in the report */
+	char comm[24];
 };
 
 /*
  * kmemleak next to @debugfs_dir's parent (MEMINSPECT_KMEMLEAK overrides):
  * true if it is there and answers; then earlier reports are cleared, so
- * that the first run is charged only with its own.
+ * that the sweep is charged only with its own.
  */
 bool leak_open(struct leak_scan *l, const char *debugfs_dir);
 
@@ -43,12 +45,13 @@ bool leak_open(struct leak_scan *l, const char *debugfs_dir);
  * Scan once the last run's objects are old enough for kmemleak to report
  * (it waits MSECS_MIN_AGE, 5 s, after an allocation: @since is when the
  * run ended, CLOCK_MONOTONIC seconds), read the report, clear it.
- * Returns the number of unreferenced objects, -1 if the scan failed.
+ * Returns the number of unreferenced objects, each in *@objs (the caller
+ * frees it), or -1 if the scan failed.
  */
-long leak_scan(struct leak_scan *l, double since);
+long leak_scan(struct leak_scan *l, double since, struct leak_obj **objs);
 
-/* Hand over the kept lines (the caller frees them). */
-void leak_take(struct leak_scan *l, char **lines, unsigned int *n);
+/* The pid most recently handed out (/proc/loadavg's last field), -1 if unknown. */
+long last_pid(void);
 
 double mono_now(void);
 

@@ -284,6 +284,12 @@ if [ "\$nth" = "\${SPLAT_AT:-0}" ]; then
 	echo "4,2\$nth,101,-;WARNING: CPU: 1 PID: \$\$ at fake_probe+0x1/0x2" >>"$tmp/kmsg"
 	echo " SUBSYSTEM=fake" >>"$tmp/kmsg"
 fi
+# LEAK_AT: that run's task leaves two objects unreferenced in the fake
+# kmemleak report (the file MEMINSPECT_KMEMLEAK names), as kmemleak prints them
+if [ "\$nth" = "\${LEAK_AT:-0}" ]; then
+	printf 'unreferenced object 0xffff888004a1c000 (size 96):\n  comm "fake", pid %s, jiffies 4294901234\n  backtrace (crc 0):\n    kmalloc_trace+0x25/0x90\n' \$\$ >>"\$MEMINSPECT_KMEMLEAK"
+	printf 'unreferenced object 0xffff888004a1c100 (size 128):\n  comm "a", pid 7", pid %s, jiffies 4294901235\n' \$\$ >>"\$MEMINSPECT_KMEMLEAK"
+fi
 # REPORT_AT: the kernel's own report of the failure, stack dump and all
 if [ "\$nth" = "\${REPORT_AT:-0}" ]; then
 	echo "4,3\$nth,102,-;sh: vmalloc error: size 16384, vm_struct allocation failed, mode:0xdc0(GFP_KERNEL|__GFP_ZERO)" >>"$tmp/kmsg"
@@ -342,6 +348,46 @@ jq -e '.complete == 1 and .clean == 1 and .failure_points == 3 and (.runs | leng
 	.module == null and .runs[0].module_state == null and .kmemleak == 0 and
 	.runs[0].leaks == null' >/dev/null <<<"$out"
 ok $? "fault sweep --json: runs, complete, clean, failure_points" "$out"
+
+# kmemleak (a fake report file): one scan after the last run, each object
+# charged to the run whose task allocated it (by pid), one of a task from
+# before the sweep counted apart. The file is a plain file: "clear" and
+# "scan" overwrite its first line.
+fault_reset
+printf 'first-line-for-the-writes\nunreferenced object 0xffff888000000000 (size 32):\n  comm "kworker/0:1", pid 1, jiffies 4294900000\n' >"$tmp/kmemleak"
+rm -f "$tmp/sweep.seen"
+t0=$(date +%s)
+MEMINSPECT_KMEMLEAK=$tmp/kmemleak LEAK_AT=2 run "$M" --dir "$FD" fault sweep --module fake -- sh "$tmp/fake.sh"
+secs=$(($(date +%s) - t0))
+is "fault sweep kmemleak: a leak: exit 10" 10 "$rc"
+is "fault sweep kmemleak: the leaks column charges run 2 only" "0 2 0 0" \
+	"$(awk '$1 ~ /^[0-9]+$/ { printf "%s%s", s, $8; s = " " }' <<<"$out")"
+has "fault sweep kmemleak: run 2's note names its failure point" \
+	"# nth 2: kmemleak: 2 unreferenced objects after failing step2+0x10/0x40 [fake]" "$out"
+pid2=$(awk '$1 == "nth=2" { sub(/self=/, "", $4); print $4 }' "$tmp/sweep.seen")
+has "fault sweep kmemleak: size and task of each (pid $pid2)" \
+	"# nth 2: kmemleak: size 96, comm fake, pid $pid2" "$out"
+has "fault sweep kmemleak: a comm holding '\", pid ' is read whole" \
+	"# nth 2: kmemleak: size 128, comm a\", pid 7, pid $pid2" "$out"
+has "fault sweep kmemleak: an object of no run's task counted apart" \
+	"# kmemleak: 1 unreferenced objects of no run's task" "$out"
+has "fault sweep kmemleak: and named" "# kmemleak: size 32, comm kworker/0:1, pid 1" "$out"
+has "fault sweep kmemleak: summary note" "# kmemleak: unreferenced objects after the sweep" "$out"
+ok "$([ "$secs" -ge 5 ] && [ "$secs" -lt 11 ]; echo $?)" \
+	"fault sweep kmemleak: one scan for 4 runs (its 5.5 s wait once: ${secs} s)"
+is "fault sweep kmemleak: the scan was asked for and the report cleared after it" "clear" \
+	"$(head -c 5 "$tmp/kmemleak")"
+fault_reset
+printf 'first-line-for-the-writes\n' >"$tmp/kmemleak"
+MEMINSPECT_KMEMLEAK=$tmp/kmemleak LEAK_AT=3 run "$M" --dir "$FD" fault sweep --json --module fake -- sh "$tmp/fake.sh"
+jq -e '.kmemleak == 1 and .leaked == 1 and .leaks_outside == 0 and .outside_leak_lines == [] and
+	[.runs[].leaks] == [0, 0, 2, 0] and (.runs[2].leak_lines | length) == 2' >/dev/null <<<"$out"
+ok $? "fault sweep --json kmemleak: leaks per run, none outside" "$out"
+fault_reset
+printf 'first-line-for-the-writes\n' >"$tmp/kmemleak"
+MEMINSPECT_KMEMLEAK=$tmp/kmemleak run "$M" --dir "$FD" fault sweep --module fake -- sh "$tmp/fake.sh"
+is "fault sweep kmemleak: nothing leaked: exit 0" 0 "$rc"
+has "fault sweep kmemleak: says so" "# kmemleak: no unreferenced object after the sweep" "$out"
 
 fault_reset
 rm -f "$tmp/sweep.seen"
