@@ -19,7 +19,8 @@ if mi_kasan; then
 else
 	MI_TEST_TIMEOUT=${MI_TEST_TIMEOUT:-600}
 fi
-export MI_DIR MI_KO MI_TEST_KO MI_READER MI_DEBUGFS MI_PAGE_KB
+# _mi_kasan: mi_kasan()'s answer, read from /proc/kallsyms once for every test
+export MI_DIR MI_KO MI_TEST_KO MI_READER MI_DEBUGFS MI_PAGE_KB _mi_kasan
 
 echo "0 0" > "$MI_TAP_COUNTER" || exit 1
 echo "TAP version 13"
