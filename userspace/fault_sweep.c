@@ -276,6 +276,18 @@ static bool pid_in(long pid, long first, long last)
 	return pid >= first || pid <= last;
 }
 
+/* Did kmemleak find anything, charged to a run or apart? */
+static bool sweep_leaked(const struct sweep_checks *sc, const struct run_result *res,
+			 size_t nres)
+{
+	if (sc->leaks_outside > 0)
+		return true;
+	for (size_t i = 0; i < nres; i++)
+		if (res[i].leaks > 0)
+			return true;
+	return false;
+}
+
 /*
  * One kmemleak scan after the last run, each unreferenced object charged
  * to the run whose tasks allocated it: its pid is one of those handed out
@@ -385,7 +397,7 @@ static int sweep_print(struct fault *f, struct run_result *res, size_t nres, boo
 		       bool splat, const struct spared *sp, size_t nsp,
 		       const struct sweep_checks *sc)
 {
-	bool modbad = false, leaked = false;
+	bool modbad = false, leaked = sweep_leaked(sc, res, nres);
 	struct mi_table *t;
 	struct mi_error e;
 	char num[24];
@@ -447,8 +459,6 @@ static int sweep_print(struct fault *f, struct run_result *res, size_t nres, boo
 			json_end_object(&j);
 			if (r->mod_note)
 				modbad = true;
-			if (r->leaks > 0)
-				leaked = true;
 		}
 		json_end_array(&j);
 		json_key(&j, "module");
@@ -525,11 +535,7 @@ static int sweep_print(struct fault *f, struct run_result *res, size_t nres, boo
 			mi_table_set(t, rec, SW_CALLER, res[i].caller);
 		if (res[i].mod_note)
 			modbad = true;
-		if (res[i].leaks > 0)
-			leaked = true;
 	}
-	if (sc->leaks_outside > 0)
-		leaked = true;
 	for (size_t i = 0; i < nres; i++) {
 		for (unsigned int s = 0; s < res[i].nsplat && s < SPLAT_KEEP; s++)
 			mi_table_add_note(t, "nth %lu: %s", res[i].nth, res[i].splat[s]);
@@ -708,10 +714,7 @@ int fault_sweep(struct fault *f)
 		k.own_scan = false;
 		if (res[nres - 1].nsplat)
 			splat = true;
-		leaked = sc.leaks_outside > 0;
-		for (size_t i = 0; i < nres; i++)
-			if (res[i].leaks > 0)
-				leaked = true;
+		leaked = sweep_leaked(&sc, res, nres);
 	}
 	if (!st && nres)
 		st = sweep_print(f, res, nres, complete, splat, sp, nsp, &sc);

@@ -169,15 +169,15 @@ bool leak_open(struct leak_scan *l, const char *debugfs_dir)
 /* The pid of '  comm "NAME", pid 123, jiffies ...' (NAME may hold quotes). */
 static bool leak_comm_line(const char *line, struct leak_obj *o)
 {
-	const char *c = strstr(line, "comm \""), *p;
+	const char *c = strstr(line, "comm \""), *p = NULL, *q;
 	size_t n;
 
 	if (!c)
 		return false;
 	c += 6;
-	p = strstr(c, "\", pid ");
-	while (p && strstr(p + 1, "\", pid "))
-		p = strstr(p + 1, "\", pid ");
+	/* the last '", pid ': the comm before it may hold one */
+	for (q = strstr(c, "\", pid "); q; q = strstr(q + 1, "\", pid "))
+		p = q;
 	if (!p || sscanf(p, "\", pid %ld", &o->pid) != 1)
 		return false;
 	n = (size_t)(p - c) < sizeof(o->comm) - 1 ? (size_t)(p - c) : sizeof(o->comm) - 1;

@@ -384,6 +384,13 @@ jq -e '.kmemleak == 1 and .leaked == 1 and .leaks_outside == 0 and .outside_leak
 	[.runs[].leaks] == [0, 0, 2, 0] and (.runs[2].leak_lines | length) == 2' >/dev/null <<<"$out"
 ok $? "fault sweep --json kmemleak: leaks per run, none outside" "$out"
 fault_reset
+printf 'first-line-for-the-writes\nunreferenced object 0xffff888000000000 (size 32):\n  comm "kworker/0:1", pid 1, jiffies 4294900000\n' >"$tmp/kmemleak"
+MEMINSPECT_KMEMLEAK=$tmp/kmemleak run "$M" --dir "$FD" fault sweep --json --module fake -- sh "$tmp/fake.sh"
+is "fault sweep --json kmemleak: only an object of no run's task: exit 10" 10 "$rc"
+jq -e '.leaked == 1 and .leaks_outside == 1 and .outside_leak_lines == ["size 32, comm kworker/0:1, pid 1"] and
+	[.runs[].leaks] == [0, 0, 0, 0]' >/dev/null <<<"$out"
+ok $? "fault sweep --json kmemleak: leaked 1 when only an object apart leaked" "$out"
+fault_reset
 printf 'first-line-for-the-writes\n' >"$tmp/kmemleak"
 MEMINSPECT_KMEMLEAK=$tmp/kmemleak run "$M" --dir "$FD" fault sweep --module fake -- sh "$tmp/fake.sh"
 is "fault sweep kmemleak: nothing leaked: exit 0" 0 "$rc"
