@@ -8,7 +8,7 @@
 . "${ST_DIR:-$(dirname "$0")}/lib.sh"
 . "$ST_DIR/lib_mm.sh"
 
-READERS=4 SECS=${MM_READERS_SECS:-20}
+READERS=4 SECS=${MM_READERS_SECS:-10}
 CHURN_MIB=${CHURN_MIB:-64}
 
 mm_setup readers

@@ -16,8 +16,8 @@
 #    shmem_swap_usage() a second time).
 . "${ST_DIR:-$(dirname "$0")}/lib.sh"
 
-SECS=${RACE_SECS:-25}
-SPLIT_SECS=${RACE_SPLIT_SECS:-15}
+SECS=${RACE_SECS:-12}
+SPLIT_SECS=${RACE_SPLIT_SECS:-8}
 VR=${MI_VMARACE:-$ST_DIR/progs/vmarace}
 MEMFD_SWAP_KB=8192	# vmarace pushes at most half of its 16 MiB memfd out
 
