@@ -270,6 +270,16 @@ mi_kasan()
 	[ "$_mi_kasan" = yes ]
 }
 
+# mi_slub_debug: the kernel boots with SLUB debugging (the strict 6.1 lane's
+# slub_debug=FZPU): every slab allocation and free is checked, poisoned and
+# has its stack saved, so a test that makes the kernel allocate a lot (tens
+# of thousands of VMAs: 65630 took 47.8 s to map there, 3.0 s without) may
+# size itself down as under KASAN
+mi_slub_debug()
+{
+	grep -q 'slub_debug' /proc/cmdline
+}
+
 meminfo()
 {
 	awk -v k="$1:" '$1 == k { print $2; f = 1; exit } END { exit !f }' \
