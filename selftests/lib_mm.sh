@@ -18,11 +18,49 @@ churn_kill()
 }
 
 # churn_start SECS MIB: progs/churn SECS MIB in the background (moving MIB
-# MiB through the page allocator), its output in $T/churn.out; $churn_pid
+# MiB through the page allocator), its output in $T/churn.out, its state
+# in $T/churn.state; $churn_pid.  Returns once churn runs (its signal
+# handlers in place, so that churn_hold cannot kill it)
 churn_start()
 {
-	"$ST_DIR/progs/churn" "$1" "$2" > "$T/churn.out" 2>&1 &
+	rm -f "$T/churn.state"
+	"$ST_DIR/progs/churn" "$1" "$2" "$T/churn.state" > "$T/churn.out" 2>&1 &
 	churn_pid=$!
+	churn_wait run
+}
+
+# churn_wait STATE: wait (up to 30 s) until churn's state file says STATE
+churn_wait()
+{
+	_cw_n=0
+	while [ "$_cw_n" -lt 600 ]; do
+		_cw_s=
+		[ -r "$T/churn.state" ] && read -r _cw_s < "$T/churn.state"
+		[ "$_cw_s" = "$1" ] && return 0
+		kill -0 "$churn_pid" 2>/dev/null || break
+		sleep 0.05
+		_cw_n=$((_cw_n + 1))
+	done
+	diag "churn: state '${_cw_s:-none}', not '$1' (pid $churn_pid)"
+	return 1
+}
+
+# churn_hold, churn_release: around a bracketed reading under churn (see
+# progs/churn.c: while held its anonymous memory only grows, so the kernel
+# figures before and after the reading bracket it).  No-ops without churn;
+# a churn that does not answer is a failed check
+churn_hold()
+{
+	[ -n "$churn_pid" ] || return 0
+	kill -USR1 "$churn_pid" 2>/dev/null
+	churn_wait held || fail "churn held its mappings for a bracketed reading"
+}
+
+churn_release()
+{
+	[ -n "$churn_pid" ] || return 0
+	kill -USR2 "$churn_pid" 2>/dev/null
+	churn_wait run || fail "churn released its held mappings"
 }
 
 # churn_stop: stop the churn; ok if it ran and exits 0 on SIGTERM
@@ -342,7 +380,9 @@ mm_phase()
 	: > "$T/best"
 	_r=1
 	while :; do
+		churn_hold
 		$_snap
+		churn_release
 		mm_compare "$T/ours" "$T/r1" "$T/r2" "$_specs" > "$T/cmp"
 		awk '
 		{ k = $1 " " $2 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * churn SECONDS MIB: keep the memory counters moving for SECONDS seconds.
+ * churn SECONDS MIB [STATE]: keep the memory counters moving for SECONDS
+ * seconds.
  *
  * Each round maps, touches and unmaps up to MIB MiB of anonymous memory,
  * writes and deletes a file in $TMPDIR (default /tmp, a tmpfs in the
@@ -8,6 +9,18 @@
  * stacks, page tables, slab move).  Failures to get memory or disk are part
  * of the game and are not errors.  Exits 0, or 2 on bad arguments.
  * SIGTERM/SIGINT end the run early, still cleanly.
+ *
+ * Holds, for tests that bracket a reading between two reads of the
+ * kernel's own file: the anonymous memory goes up to MIB MiB and drops to
+ * nothing at each unmap, so a reading taken between two reads can lie far
+ * below both (a saw-tooth is not bracketed by its two ends).  SIGUSR1 asks
+ * for a hold: from the moment STATE says "held" no mapping is unmapped,
+ * the round's mapping and new ones (up to MIB MiB held in all) are only
+ * touched, so AnonPages only grows and MemFree only falls, give or take the
+ * small file and fork rounds.  SIGUSR2 ends it: the held mappings are
+ * unmapped and STATE says "run" again.  STATE says "run" once the signal
+ * handlers are in place.  It is replaced by rename(), never seen half
+ * written.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -25,12 +38,27 @@
 #define FILE_BYTES	(256UL * 1024UL)
 #define PAGE		4096UL
 
-static volatile sig_atomic_t stop;
+#define MAX_HELD	64
+
+static volatile sig_atomic_t stop, hold;
+
+/* the hold as the main flow sees it: only hold_sync() changes it */
+static int held;
+static const char *state_path;
+static struct {
+	void *p;
+	unsigned long bytes;
+} held_maps[MAX_HELD];
+static unsigned long nr_held, held_bytes, max_held_bytes, nr_holds;
 
 static void on_signal(int sig)
 {
-	(void)sig;
-	stop = 1;
+	if (sig == SIGUSR1)
+		hold = 1;
+	else if (sig == SIGUSR2)
+		hold = 0;
+	else
+		stop = 1;
 }
 
 static double now(void)
@@ -52,7 +80,49 @@ static unsigned long rnd(void)
 	return x;
 }
 
-static void touch_anon(unsigned long bytes)
+/* write_state: STATE := WHAT, atomically (a temporary file renamed) */
+static void write_state(const char *what)
+{
+	char tmp[512];
+	int fd;
+
+	if (!state_path)
+		return;
+	snprintf(tmp, sizeof(tmp), "%s.tmp", state_path);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0)
+		return;
+	if (write(fd, what, strlen(what)) < 0 || close(fd) < 0) {
+		unlink(tmp);
+		return;
+	}
+	rename(tmp, state_path);
+}
+
+/*
+ * hold_sync: follow the signals.  A hold is acknowledged only here, after
+ * any unmap that was under way when SIGUSR1 came, and ended only here,
+ * after the held mappings are gone.
+ */
+static void hold_sync(void)
+{
+	unsigned long i;
+
+	if (hold && !held) {
+		held = 1;
+		nr_holds++;
+		write_state("held\n");
+	} else if (!hold && held) {
+		for (i = 0; i < nr_held; i++)
+			munmap(held_maps[i].p, held_maps[i].bytes);
+		nr_held = 0;
+		held_bytes = 0;
+		held = 0;
+		write_state("run\n");
+	}
+}
+
+static unsigned char *map_touch(unsigned long bytes, int sync)
 {
 	unsigned char *p;
 	unsigned long off;
@@ -60,9 +130,36 @@ static void touch_anon(unsigned long bytes)
 	p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
-		return;
-	for (off = 0; off < bytes && !stop; off += PAGE)
+		return NULL;
+	for (off = 0; off < bytes && !stop; off += PAGE) {
 		p[off] = (unsigned char)off | 1;
+		if (sync)
+			hold_sync();
+	}
+	return p;
+}
+
+/* anon_round: map and touch BYTES; unmap them, or keep them while held */
+static void anon_round(unsigned long bytes)
+{
+	unsigned char *p;
+
+	if (held && (nr_held == MAX_HELD ||
+		     held_bytes + bytes > max_held_bytes)) {
+		usleep(1000);	/* full: the hold only waits */
+		return;
+	}
+	p = map_touch(bytes, 1);
+	if (!p)
+		return;
+	hold_sync();
+	if (held && nr_held < MAX_HELD) {
+		held_maps[nr_held].p = p;
+		held_maps[nr_held].bytes = bytes;
+		nr_held++;
+		held_bytes += bytes;
+		return;
+	}
 	munmap(p, bytes);
 }
 
@@ -91,7 +188,7 @@ static void fork_round(void)
 	if (pid < 0)
 		return;
 	if (pid == 0) {
-		touch_anon(MIB);
+		map_touch(MIB, 0);
 		_exit(0);
 	}
 	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
@@ -115,11 +212,13 @@ int main(int argc, char **argv)
 	char path[256];
 	double start, end;
 
-	if (argc != 3 || parse(argv[1], &secs) || parse(argv[2], &mib) ||
-	    !mib) {
-		fprintf(stderr, "usage: churn SECONDS MIB\n");
+	if (argc < 3 || argc > 4 || parse(argv[1], &secs) ||
+	    parse(argv[2], &mib) || !mib) {
+		fprintf(stderr, "usage: churn SECONDS MIB [STATE]\n");
 		return 2;
 	}
+	state_path = argc == 4 ? argv[3] : NULL;
+	max_held_bytes = mib * MIB;
 	tmp = getenv("TMPDIR");
 	snprintf(path, sizeof(path), "%s/churn.%d", tmp ? tmp : "/tmp",
 		 (int)getpid());
@@ -128,17 +227,22 @@ int main(int argc, char **argv)
 	sa.sa_handler = on_signal;
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGUSR1, &sa, NULL);
+	sigaction(SIGUSR2, &sa, NULL);
+	write_state("run\n");
 
 	start = now();
 	end = start + secs;
 	while (!stop && now() < end) {
-		touch_anon((rnd() % (mib * MIB / PAGE) + 1) * PAGE);
+		hold_sync();
+		anon_round((rnd() % (mib * MIB / PAGE) + 1) * PAGE);
 		file_round(path);
 		fork_round();
 		rounds++;
 	}
 	unlink(path);
-	printf("churn: %lu rounds in %.1f s%s\n", rounds, now() - start,
-	       stop ? " (stopped by a signal)" : "");
+	write_state("done\n");
+	printf("churn: %lu rounds in %.1f s, %lu holds%s\n", rounds,
+	       now() - start, nr_holds, stop ? " (stopped by a signal)" : "");
 	return 0;
 }
