@@ -155,61 +155,12 @@ static unsigned int name_bit(const char *s)
 static char *known_header;
 static size_t known_len, known_nfields;
 
-/* split a header line known to be valid into t->fields */
-static bool split_header(struct mi_table *t, char *line, struct mi_error *err)
-{
-	size_t cap = known_nfields;
-	char *p = line, **nf;
-
-	/* one allocation of the right size, not four of a growing one */
-	t->fields = malloc(cap * sizeof(*nf));
-	if (!t->fields)
-		cap = 0;
-
-	for (;;) {
-		char *sp = strchr(p, ' ');
-
-		if (sp)
-			*sp = '\0';
-		nf = mi_grow(t->fields, &cap, t->nfields, sizeof(*nf));
-		if (!nf) {
-			set_err(err, ENOMEM, "%s: out of memory", t->name);
-			return false;
-		}
-		t->fields = nf;
-		t->fields[t->nfields++] = p;
-		if (!sp)
-			return true;
-		p = sp + 1;
-	}
-}
-
-static bool check_header(struct mi_table *t, char *line, struct mi_error *err);
-
-static bool parse_header(struct mi_table *t, char *line, struct mi_error *err)
-{
-	size_t len = strlen(line);
-	char *copy;
-
-	if (known_header && len == known_len && !memcmp(line, known_header, len))
-		return split_header(t, line, err);
-	copy = malloc(len + 1);
-	if (copy)
-		memcpy(copy, line, len + 1);
-	if (!check_header(t, line, err)) {
-		free(copy);
-		return false;
-	}
-	if (copy) {
-		free(known_header);
-		known_header = copy;
-		known_len = len;
-		known_nfields = t->nfields;
-	}
-	return true;
-}
-
-static bool check_header(struct mi_table *t, char *line, struct mi_error *err)
+/*
+ * Split the header line into t->fields; @check: check each name too (a
+ * line equal to known_header was checked before).
+ */
+static bool split_header(struct mi_table *t, char *line, bool check,
+			 struct mi_error *err)
 {
 	/*
 	 * Names seen, one bit each of 256: a name whose bit is clear is new
@@ -221,27 +172,24 @@ static bool check_header(struct mi_table *t, char *line, struct mi_error *err)
 	size_t cap = 0;
 	char *p = line, **nf;
 
-	if (!*line) {
-		set_err(err, 0, "%s:1: empty header line", t->name);
-		return false;
-	}
-	if (*line == '#') {
-		set_err(err, 0, "%s:1: expected the header line, found a note", t->name);
-		return false;
+	if (!check) {
+		/* one allocation of the right size, not four of a growing one */
+		t->fields = malloc(known_nfields * sizeof(*nf));
+		cap = t->fields ? known_nfields : 0;
 	}
 	for (;;) {
 		char *sp = strchr(p, ' ');
 
 		if (sp)
 			*sp = '\0';
-		if (!mi_valid_name(p)) {
+		if (check && !mi_valid_name(p)) {
 			set_err(err, 0, "%s:1: bad field name '%.40s' (want [a-z0-9_]+, single spaces)",
 				t->name, p);
 			return false;
 		}
-		unsigned int b = name_bit(p);
+		unsigned int b = check ? name_bit(p) : 0;
 
-		if (seen[b / 64] & (1ULL << (b % 64))) {
+		if (check && (seen[b / 64] & (1ULL << (b % 64)))) {
 			for (size_t i = 0; i < t->nfields; i++) {
 				if (same_name(t->fields[i], p)) {
 					set_err(err, 0, "%s:1: duplicate field name '%s'", t->name, p);
@@ -261,6 +209,37 @@ static bool check_header(struct mi_table *t, char *line, struct mi_error *err)
 			return true;
 		p = sp + 1;
 	}
+}
+
+static bool parse_header(struct mi_table *t, char *line, struct mi_error *err)
+{
+	size_t len = strlen(line);
+	char *copy;
+
+	if (known_header && len == known_len && !memcmp(line, known_header, len))
+		return split_header(t, line, false, err);
+	if (!*line) {
+		set_err(err, 0, "%s:1: empty header line", t->name);
+		return false;
+	}
+	if (*line == '#') {
+		set_err(err, 0, "%s:1: expected the header line, found a note", t->name);
+		return false;
+	}
+	copy = malloc(len + 1);
+	if (copy)
+		memcpy(copy, line, len + 1);
+	if (!split_header(t, line, true, err)) {
+		free(copy);
+		return false;
+	}
+	if (copy) {
+		free(known_header);
+		known_header = copy;
+		known_len = len;
+		known_nfields = t->nfields;
+	}
+	return true;
 }
 
 /* Room for one more record: vals and lines grow together, by whole rows. */
