@@ -358,9 +358,26 @@ static long long now_us(void)
 	return ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
 }
 
+/*
+ * Every churn iteration's time, for its percentiles: the longest alone is
+ * mostly the host (a vCPU thread descheduled: 10-25 ms with nobody reading,
+ * bench/procmem part 3), the 99th percentile is what a reader costs the
+ * writer.  1M iterations is more than 10 s of churn under TCG.
+ */
+#define CHURN_SAMPLES (1 << 20)
+static long long churn_us[CHURN_SAMPLES];
+
+static int cmp_ll(const void *a, const void *b)
+{
+	long long x = *(const long long *)a, y = *(const long long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 static int churn(long want, long mib)
 {
-	long long t, d, max = 0;
+	long long t, d, max = 0, sum = 0;
+	size_t n = 0;
 	char *p;
 
 	if (want > 0)
@@ -377,8 +394,16 @@ static int churn(long want, long mib)
 		d = now_us() - t;
 		if (d > max)
 			max = d;
+		if (n < CHURN_SAMPLES)
+			churn_us[n++] = d;
+		sum += d;
 	}
 	printf("max_stall_us %lld\n", max);
+	if (n) {
+		qsort(churn_us, n, sizeof(churn_us[0]), cmp_ll);
+		printf("stalls %zu mean_us %lld p99_us %lld p999_us %lld\n", n,
+		       sum / (long long)n, churn_us[n * 99 / 100], churn_us[n * 999 / 1000]);
+	}
 	return 0;
 }
 
