@@ -166,33 +166,46 @@ static void mi_put_hex(struct seq_file *m, unsigned long v)
 	seq_write(m, p, buf + sizeof(buf) - p);
 }
 
-/* The record's figures before the walk's, in MI_MM_HEADER's order. */
+static void mi_put_pages(struct seq_file *m, unsigned long pages)
+{
+	seq_put_decimal_ull(m, " ", pages << (PAGE_SHIFT - 10));
+}
+
+/*
+ * The record's figures before the walk's, in MI_MM_HEADER's order.  One call
+ * per figure, no array of them: mi_mm_show()'s frame is near the 1024 bytes
+ * W=1 allows under KASAN (its redzones), and an array here tipped it over.
+ */
 static void mi_put_mm(struct seq_file *m, pid_t nr, const struct mi_mm_fig *g,
 		      unsigned long vmas)
 {
-	const unsigned int kb = PAGE_SHIFT - 10;
-	const unsigned long pages[] = {
-		g->total_vm, g->hiwater_vm, g->anon + g->file + g->shmem,
-		g->anon, g->file, g->shmem, g->hiwater_rss, g->data_vm,
-		g->exec_vm, g->stack_vm, g->locked_vm, g->pinned_vm, g->swap,
-	};
-	const unsigned long addrs[] = {
-		g->start_code, g->end_code, g->start_data, g->end_data,
-		g->start_brk, g->brk, g->start_stack,
-	};
-	unsigned int i;
-
 	seq_put_decimal_ll(m, "", nr);
-	for (i = 0; i < ARRAY_SIZE(pages); i++)
-		seq_put_decimal_ull(m, " ", pages[i] << kb);
+	mi_put_pages(m, g->total_vm);
+	mi_put_pages(m, g->hiwater_vm);
+	mi_put_pages(m, g->anon + g->file + g->shmem);
+	mi_put_pages(m, g->anon);
+	mi_put_pages(m, g->file);
+	mi_put_pages(m, g->shmem);
+	mi_put_pages(m, g->hiwater_rss);
+	mi_put_pages(m, g->data_vm);
+	mi_put_pages(m, g->exec_vm);
+	mi_put_pages(m, g->stack_vm);
+	mi_put_pages(m, g->locked_vm);
+	mi_put_pages(m, g->pinned_vm);
+	mi_put_pages(m, g->swap);
 	seq_put_decimal_ull(m, " ", g->pgtables);
 	seq_put_decimal_ll(m, " ", g->map_count);
 	if (mi_pm.max_map_count)
 		seq_put_decimal_ll(m, " ", READ_ONCE(*mi_pm.max_map_count));
 	else
 		seq_puts(m, " -");
-	for (i = 0; i < ARRAY_SIZE(addrs); i++)
-		mi_put_hex(m, addrs[i]);
+	mi_put_hex(m, g->start_code);
+	mi_put_hex(m, g->end_code);
+	mi_put_hex(m, g->start_data);
+	mi_put_hex(m, g->end_data);
+	mi_put_hex(m, g->start_brk);
+	mi_put_hex(m, g->brk);
+	mi_put_hex(m, g->start_stack);
 	if (mi_pm.walk)
 		seq_put_decimal_ull(m, " ", vmas);
 	else
