@@ -183,3 +183,38 @@ mi_apt_state() {
 	[ -z "$arch" ] || apt_opts+=(-o "APT::Architecture=$arch" -o "APT::Architectures=$arch")
 	apt-get "${apt_opts[@]}" update -qq >/dev/null || die "apt update for $suite failed"
 }
+
+# mi_keep_mods DIR SETDIR WHERE MODULE...: a guest module set (zram/, overlay/, drivers/, ...)
+# made anew in SETDIR: each MODULE and, before it, the modules it depends on, found under DIR
+# (hidden directories and files below DIR left out: a build tree's .*.cmd; not DIR's own path,
+# which may be under $MI_CACHE/kernels/.work-debug) and copied uncompressed (busybox insmod
+# cannot read .ko.xz), with "load-order": one file name a line, dependencies first. The
+# dependencies are each module's own "depends=" field, the data depmod writes into modules.dep
+# (Debian's packages ship no modules.dep: their postinst runs depmod). WHERE names DIR in the
+# error when a module is missing. Used by kernel-fetch (a Debian modules package) and
+# own-kernel (a kernel build tree).
+mi_keep_mods() {
+	local dir=$1 z=$2 where=$3 order=
+	shift 3
+	rm -rf "$z" && mkdir -p "$z"
+	_mi_keep_mod() { # module name (dashes or underscores): its dependencies, then itself
+		local name=${1//-/_} f dep
+		case " $order " in *" $name "*) return 0 ;; esac
+		f=$(cd "$dir" && find . \( -name "$name.ko*" -o -name "${name//_/-}.ko*" \) -not -path '*/.*' |
+			head -n1)
+		[ -n "$f" ] || die "module $name is not in $where"
+		f=$dir/${f#./}
+		case "$f" in
+		*.ko.xz) xz -dc "$f" >"$z/$name.ko" ;;
+		*.ko.zst) zstd -qdc "$f" >"$z/$name.ko" ;;
+		*.ko) cp "$f" "$z/$name.ko" ;;
+		*) die "unknown module compression: $f" ;;
+		esac
+		for dep in $(modinfo -F depends "$z/$name.ko" | tr ',' ' '); do
+			_mi_keep_mod "$dep"
+		done
+		order="$order $name"
+		echo "$name.ko" >>"$z/load-order"
+	}
+	for m in "$@"; do _mi_keep_mod "$m"; done
+}

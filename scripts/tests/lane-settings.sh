@@ -76,6 +76,13 @@ if [ -f "$real_cache/kernels/debug/ready" ]; then
 	tap_is "the cached debug lane's settings, from its config" \
 		"$(MEMINSPECT_CACHE=$real_cache bash -c '. "$1/scripts/lib.sh"; mi_lane_append debug' sh "$top")" \
 		"kmemleak=on sysctl.vm.mem_profiling=0 watchdog_thresh=60 no5lvl"
+	# its =m module sets, as kernel-fetch keeps a Debian kernel's (zram/, drivers/ for brd)
+	for set in zram:ZRAM:zram drivers:BLK_DEV_RAM:brd; do
+		IFS=: read -r d opt m <<<"$set"
+		grep -qx "CONFIG_$opt=m" "$real_cache/kernels/debug/kdir/.config" || continue
+		tap_check "the cached debug lane's $d/ set has $m.ko, in its load order (CONFIG_$opt=m)" \
+			grep -qx "$m.ko" "$real_cache/kernels/debug/$d/load-order"
+	done
 else
 	tap_skip "the cached debug lane is registered by own-kernel" "no debug kernel built on this machine yet"
 fi
