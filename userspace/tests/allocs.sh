@@ -55,8 +55,7 @@ is "allocs --json, sampled: mode and sample_bytes" "sampled 6400" "$(jq -r '"\(.
 
 # --watch: recent_rate from the second round on, over the note's elapsed_ms
 cp -r "$AD" "$tmp/aw"
-"$M" --dir "$tmp/aw" allocs --watch 1 --count 2 --sort rate >"$tmp/aw.out" 2>"$tmp/aw.err" &
-wpid=$!
+bg_reader "$tmp/aw.out" "$tmp/aw.err" --dir "$tmp/aw" allocs --watch 1 --count 2 --sort rate
 wait_grep '^# allocs:' "$tmp/aw.out"
 # 1000 ms later on the kernel's clock, getname_flags allocated 500 more
 sed -i -e 's/^0 0 0 411 411 263 0 names_cache getname_flags/0 0 0 911 911 263 0 names_cache getname_flags/' \

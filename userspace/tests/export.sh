@@ -51,8 +51,7 @@ run "$M" --dir "$FX/census" --json pressure
 is "pressure --json: section, scope, name, integers, '-' as null" '{"section":"zone","scope":"0/DMA","name":"min","value":179,"delta":null,"unit":"pages"}' \
 	"$(jq -c '.[] | select(.scope == "0/DMA" and .name == "min")' <<<"$out")"
 cp -r "$FX/census" "$tmp/cw"
-"$M" --dir "$tmp/cw" pressure --table --watch 1 --count 2 >"$tmp/cw.out" 2>"$tmp/cw.err" &
-wpid=$!
+bg_reader "$tmp/cw.out" "$tmp/cw.err" --dir "$tmp/cw" pressure --table --watch 1 --count 2
 wait_grep '^vmstat ' "$tmp/cw.out"
 sed -i -e 's/^vmstat all allocstall 0 0 events$/vmstat all allocstall 7 7 events/' \
 	-e 's/^zone 0\/DMA min 179 - pages$/zone 0\/DMA min 180 - pages/' "$tmp/cw/pressure"

@@ -29,7 +29,24 @@ lacks() { ok "$(grep -c -e "$2" <<<"$3")" "$1" "$(grep -m3 -e "$2" <<<"$3")"; }
 # (a --watch reader's first round is out)
 wait_grep() {
 	local i=0
-	until grep -q "$1" "$2" || [ $i -ge 500 ]; do sleep 0.02; i=$((i + 1)); done
+	until grep -qs "$1" "$2" || [ $i -ge 500 ]; do sleep 0.02; i=$((i + 1)); done
+}
+# bg_reader OUT ERR ARGS...: the reader with ARGS in the background, stdout to
+# OUT and stderr to ERR (ERR may be OUT), its pid in wpid.  OUT and ERR are
+# removed first: the redirection happens in the background child, maybe after
+# the caller's first wait_grep, which must not find the last reader's output
+# there (stop 28's CI: the JSON zones test found the text one's 230972, made
+# its edit before the new reader's first read, and saw no change).
+bg_reader() {
+	local o=$1 e=$2
+	shift 2
+	rm -f "$o" "$e"
+	if [ "$o" = "$e" ]; then
+		"$M" "$@" >"$o" 2>&1 &
+	else
+		"$M" "$@" >"$o" 2>"$e" &
+	fi
+	wpid=$!
 }
 
 # part FILE: the tests of FILE, sourced. A syntax error there would end the run where it
@@ -525,8 +542,7 @@ is "slab --aliases: the other names linked to the cache's sysfs directory" "bar_
 run "$M" --dir "$SL" slab --aliases --top 1
 is "slab --aliases without /sys/kernel/slab: '-'" - "$(awk 'NR == 2 { print $17 }' <<<"$out")"
 cp -r "$SL" "$tmp/slw"
-"$M" --dir "$tmp/slw" slab --watch 1 --count 2 --sort growth >"$tmp/watch.out" 2>"$tmp/watch.err" &
-wpid=$!
+bg_reader "$tmp/watch.out" "$tmp/watch.err" --dir "$tmp/slw" slab --watch 1 --count 2 --sort growth
 # the edit lands between the rounds: after the first is out (not a fixed
 # sleep, which a slow start under load outran), well before the second (1 s)
 wait_grep '^kmalloc-64 ' "$tmp/watch.out"
@@ -641,14 +657,13 @@ cp "$MM"/* "$tmp/mmw/"
 watch_edit() {
 	local from=$1 to=$2 seen=$3
 	shift 3
-	"$M" "$@" >"$tmp/watch.out" 2>&1 &
-	local pid=$!
+	bg_reader "$tmp/watch.out" "$tmp/watch.out" "$@"
 	wait_grep "$from" "$tmp/watch.out"
 	sed -i "s/^0 DMA32 4096 258015 258015 241531 $from /0 DMA32 4096 258015 258015 241531 $to /" \
 		"$tmp/mmw/zones"
 	wait_grep "$seen" "$tmp/watch.out"
-	kill -TERM $pid
-	wait $pid
+	kill -TERM $wpid
+	wait $wpid
 	rc=$?
 	out=$(<"$tmp/watch.out")
 }

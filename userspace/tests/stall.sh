@@ -22,8 +22,7 @@ fixture_col() {
 # the two rounds: the second line must show the second read's deltas.
 mkdir -p "$tmp/sw"
 cp "$SX/capabilities" "$SX/pressure" "$tmp/sw/"
-"$M" --dir "$tmp/sw" --json pressure --watch 1 --count 2 >"$tmp/sw.out" 2>"$tmp/sw.err" &
-wpid=$!
+bg_reader "$tmp/sw.out" "$tmp/sw.err" --dir "$tmp/sw" --json pressure --watch 1 --count 2
 wait_grep '^{' "$tmp/sw.out"
 cat "$SX/pressure.read2" >"$tmp/sw/pressure"
 wait "$wpid"
@@ -134,8 +133,7 @@ ok $? "pressure --watch --json: stall_pct = delta (us) / interval_s, in percent"
 mkdir -p "$tmp/cg"
 printf 'some avg10=1.50 avg60=0.40 avg300=0.10 total=1000\nfull avg10=0.25 avg60=0.05 avg300=0.01 total=400\n' \
 	>"$tmp/cg/memory.pressure"
-"$M" --dir "$tmp/st" --json pressure --watch 1 --count 2 --cgroup "$tmp/cg" >"$tmp/cg.out" 2>"$tmp/cg.err" &
-wpid=$!
+bg_reader "$tmp/cg.out" "$tmp/cg.err" --dir "$tmp/st" --json pressure --watch 1 --count 2 --cgroup "$tmp/cg"
 wait_grep '^{' "$tmp/cg.out"
 printf 'some avg10=12.34 avg60=3.00 avg300=1.00 total=501000\nfull avg10=5.07 avg60=1.00 avg300=0.20 total=200400\n' \
 	>"$tmp/cg/memory.pressure"
@@ -160,8 +158,7 @@ printf 'some avg10=0.00 avg60=0.00 avg300=0.00 total=7\n' >"$tmp/cg/memory.press
 run "$M" --dir "$tmp/st" pressure --watch 1 --count 1 --cgroup "$tmp/cg"
 is "pressure --watch --cgroup: no full line: '-' in its columns" "0.00 - 0.00 -" \
 	"$(sed -n 3p <<<"$out" | awk '{ print $13, $14, $15, $16 }')"
-"$M" --dir "$tmp/st" --json pressure --watch 1 --count 2 --cgroup "$tmp/cg" >"$tmp/cg.out" 2>"$tmp/cg.err" &
-wpid=$!
+bg_reader "$tmp/cg.out" "$tmp/cg.err" --dir "$tmp/st" --json pressure --watch 1 --count 2 --cgroup "$tmp/cg"
 wait_grep '^{' "$tmp/cg.out"
 rm "$tmp/cg/memory.pressure"
 wait "$wpid"
@@ -251,8 +248,7 @@ ok $? "latency --json: events and sum_ns as the file, buckets [2^i, 2^(i+1)) ns 
 # --watch: the interval's histogram, the difference of two reads
 mkdir -p "$tmp/lw/latency"
 cp "$SX/latency/histograms" "$SX/latency/armed" "$tmp/lw/latency/"
-"$M" --dir "$tmp/lw" --json latency --watch 1 --count 3 >"$tmp/lw.out" 2>"$tmp/lw.err" &
-wpid=$!
+bg_reader "$tmp/lw.out" "$tmp/lw.err" --dir "$tmp/lw" --json latency --watch 1 --count 3
 wait_grep '"reset"' "$tmp/lw.out"
 cp "$SX/latency/histograms.later" "$tmp/lw/latency/histograms"
 sleep 1.2
@@ -376,8 +372,7 @@ is "latency --json: page_alloc and stallers are null where the directory has nei
 # --watch: the second round's page_alloc is the difference of the two reads
 mkdir -p "$tmp/pw/latency"
 cp "$PX/latency/histograms" "$PX/latency/page_alloc" "$PX/latency/armed" "$tmp/pw/latency/"
-"$M" --dir "$tmp/pw" --json latency --watch 1 --count 2 >"$tmp/pw.out" 2>"$tmp/pw.err" &
-wpid=$!
+bg_reader "$tmp/pw.out" "$tmp/pw.err" --dir "$tmp/pw" --json latency --watch 1 --count 2
 wait_grep '"reset"' "$tmp/pw.out"
 cp "$PX/latency/histograms.later" "$tmp/pw/latency/histograms"
 cp "$PX/latency/page_alloc.later" "$tmp/pw/latency/page_alloc"
