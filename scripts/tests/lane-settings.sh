@@ -31,7 +31,7 @@ fake 6.1 CONFIG_MODULES=y
 
 settings() { echo "[$(mi_lane_append "$1")] $(mi_lane_mem "$1") $(mi_lane_timeout "$1") $(mi_lane_big_mem "$1")"; }
 tap_is "a KASAN + kmemleak kernel gets the debug lane's settings" \
-	"$(settings own-kasan)" "[kmemleak=on watchdog_thresh=60 no5lvl] 2G 3300 3G"
+	"$(settings own-kasan)" "[kmemleak=on watchdog_thresh=60 no5lvl] 2G 3300 2G"
 tap_is "a kmemleak kernel without KASAN gets kmemleak=on only" \
 	"$(settings own-leak)" "[kmemleak=on] 1G 1500 2G"
 tap_is "a plain kernel gets the stock settings" "$(settings own-plain)" "[] 1G 1500 2G"
@@ -45,7 +45,7 @@ tap_is "the 6.1 lane keeps its strict boot options" "$(settings 6.1)" \
 # A named lane with fixed options keeps them and gets its config's too (a KASAN 6.12-rt).
 fake 6.12-rt CONFIG_KASAN=y CONFIG_DEBUG_KMEMLEAK=y
 tap_is "the RT lane's fixed option and a KASAN config's options together" \
-	"$(settings 6.12-rt)" "[noirqdebug kmemleak=on watchdog_thresh=60 no5lvl] 2G 3300 3G"
+	"$(settings 6.12-rt)" "[noirqdebug kmemleak=on watchdog_thresh=60 no5lvl] 2G 3300 2G"
 tap_check "mi_config reads CONFIG_MEMORY_HOTREMOVE=y" mi_config own-plain MEMORY_HOTREMOVE
 ! mi_config own-kasan MEMORY_HOTREMOVE
 tap_result $? "mi_config: an option that is not set"
@@ -67,7 +67,7 @@ e=$t/kernels/lane-x
 	[ "$(cat "$e/release" 2>/dev/null)" = 9.9.9-test ] && [ -f "$e/ready" ]
 tap_result $? "own-kernel --name: kdir, vmlinuz (a link to the bzImage), release, ready" "$(ls -l "$e" 2>&1)"
 tap_is "the registered lane's settings come from the tree's config" "$(settings lane-x)" \
-	"[watchdog_thresh=60 no5lvl] 2G 3300 3G"
+	"[watchdog_thresh=60 no5lvl] 2G 3300 2G"
 
 # The real debug lane, where this machine has built it: registered the same way.
 if [ -f "$real_cache/kernels/debug/ready" ]; then
