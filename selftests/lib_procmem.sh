@@ -16,11 +16,14 @@ pm_read()
 
 # start_ready OUT CMD...: CMD (memtarget, vmarace) in the background, its
 # output in OUT and its pid added to $pids; waits (60 s at most) for its
-# "ready PID [CHILD]" line and sets $tpid (and $cpid) from it
+# "ready PID [CHILD]" line and sets $tpid (and $cpid) from it.  OUT is
+# removed first: the redirection happens in the background child, and the
+# wait must not find an earlier target's "ready" line in a reused file.
 start_ready()
 {
 	_out=$1
 	shift
+	rm -f "$_out"
 	"$@" > "$_out" 2>&1 &
 	pids="$pids $!"
 	if ! wait_line "$_out" '^ready' $!; then
