@@ -650,10 +650,11 @@ cp "$MM"/* "$tmp/mmw/"
 # watch_edit FROM TO SEEN ARGS...: run the reader with ARGS (a --watch 1 with
 # no --count) in the background; once its first sample is out (FROM is
 # printed), change FROM to TO in the zones copy, wait until a sample shows
-# SEEN, then stop it with SIGTERM; sets out, rc.  No timing window to hit:
-# a fixed --count raced a loaded CI host once (the edit landed after the
-# second of two samples 2 s apart), so the reader runs until the change is
-# out, however late, and what is judged is each sample against the last.
+# SEEN, then stop it with SIGTERM; sets out, rc.  No timing window to hit
+# (with --count 2 the edit had to land inside the 2 s between the samples):
+# the reader runs until the change is out, however late on a loaded host,
+# and what is judged is each sample against the one before.  (Stop 28's
+# failure was not that window but a stale output file: bg_reader.)
 watch_edit() {
 	local from=$1 to=$2 seen=$3
 	shift 3
