@@ -1,9 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # kmemleak (debug lane): runs last, after every other test loaded, used and unloaded the
-# modules. Two scans (kmemleak reports an object only once it has been unreferenced for a
-# whole scan period), then any leak whose backtrace passes through meminspect or its helper
-# module fails. Kernels without CONFIG_DEBUG_KMEMLEAK (every stock Debian kernel) skip.
+# modules. One scan once the last objects are past kmemleak's 5 s minimum age, then any
+# unreferenced object allocated from meminspect's or its helper's code (a backtrace frame in
+# [meminspect] or [meminspect_test]) fails: a leak of any earlier test, as nothing clears the
+# report (neither this test nor fault sweep since 4 Dec 2026: kmemleak's "clear" hides every
+# leak found until then for good). meminspect_drv, the driver whose init test_fault_module.sh
+# makes leak on purpose, is not ours to count. Kernels without CONFIG_DEBUG_KMEMLEAK (every
+# stock Debian kernel) skip.
 . "${ST_DIR:-$(dirname "$0")}/lib.sh"
 
 KML=$MI_DEBUGFS/kmemleak
@@ -21,24 +25,24 @@ echo 0 > "$MI_DEBUGFS/meminspect_test/pages" 2>/dev/null
 rmmod meminspect_test 2>/dev/null
 cat "$MI_DIR"/* > /dev/null 2>&1
 
-echo clear > "$KML"
-sleep 1
-echo scan > "$KML"
 sleep 6
 echo scan > "$KML"
 T=$(mi_tmpdir kmemleak) || exit 1
 trap 'rm -rf "$T"' EXIT
 cat "$KML" > "$T/report"
 total=$(grep -c '^unreferenced object' "$T/report")
-ours=$(awk '/^unreferenced object/ { if (blk ~ /meminspect/) n++; blk = "" }
+# a frame of our code: "[<addr>] fn+off/size [meminspect]" (older kernels) or
+# "fn+off/size [meminspect_test]"; not the comm line, which names whoever allocated
+ours_re='[[]meminspect(_test)?[]]'
+ours=$(awk -v re="$ours_re" '/^unreferenced object/ { if (blk ~ re) n++; blk = "" }
 	{ blk = blk "\n" $0 }
-	END { if (blk ~ /meminspect/) n++; print n + 0 }' "$T/report")
+	END { if (blk ~ re) n++; print n + 0 }' "$T/report")
 diag "kmemleak: $total unreferenced objects in all, $ours through meminspect code"
 if [ "$ours" -eq 0 ]; then
 	ok "kmemleak: no leak from meminspect or its helper"
 else
 	fail "kmemleak: no leak from meminspect or its helper"
-	awk '/^unreferenced object/ { if (blk ~ /meminspect/) print blk; blk = "" }
-		{ blk = blk "\n" $0 } END { if (blk ~ /meminspect/) print blk }' "$T/report" |
+	awk -v re="$ours_re" '/^unreferenced object/ { if (blk ~ re) print blk; blk = "" }
+		{ blk = blk "\n" $0 } END { if (blk ~ re) print blk }' "$T/report" |
 		head -n 40 | while IFS= read -r l; do diag "$l"; done
 fi

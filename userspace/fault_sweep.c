@@ -726,6 +726,7 @@ int fault_sweep(struct fault *f)
 	}
 	for (unsigned int i = 0; i < sc.noutside; i++)
 		free(sc.outside_line[i]);
+	leak_close(&sc.leak);
 	free(res);
 	klog_close(&k);
 	free_knobs(f);

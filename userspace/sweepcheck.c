@@ -143,6 +143,82 @@ static int write_str(const char *path, const char *s)
 	return err;
 }
 
+/* The pid and jiffies of '  comm "NAME", pid 123, jiffies 456 ...' (NAME may hold quotes). */
+static bool leak_comm_line(const char *line, struct leak_obj *o)
+{
+	const char *c = strstr(line, "comm \""), *p = NULL, *q;
+	size_t n;
+
+	if (!c)
+		return false;
+	c += 6;
+	/* the last '", pid ': the comm before it may hold one */
+	for (q = strstr(c, "\", pid "); q; q = strstr(q + 1, "\", pid "))
+		p = q;
+	if (!p || sscanf(p, "\", pid %ld, jiffies %lu", &o->pid, &o->jiffies) < 1)
+		return false;
+	n = (size_t)(p - c) < sizeof(o->comm) - 1 ? (size_t)(p - c) : sizeof(o->comm) - 1;
+	memcpy(o->comm, c, n);
+	o->comm[n] = '\0';
+	/* a note is one line of printable text: any task can name itself */
+	for (char *q = o->comm; *q; q++)
+		if ((unsigned char)*q < ' ' || *q == 0x7f)
+			*q = '?';
+	return true;
+}
+
+/* Every record of the report at @path; the count, or -1 if unreadable. */
+static long leak_read(const char *path, struct leak_obj **objs)
+{
+	struct leak_obj *o = NULL, *grown;
+	unsigned long addr;
+	char line[1024];
+	long size = -1, n = 0, cap = 0;
+	FILE *fp;
+
+	*objs = NULL;
+	fp = fopen(path, "r");
+	if (!fp)
+		return -1;
+	while (fgets(line, sizeof(line), fp)) {
+		if (sscanf(line, "unreferenced object %lx (size %ld)", &addr, &size) == 2) {
+			if (n == cap) {
+				cap = cap ? 2 * cap : 16;
+				grown = realloc(o, (size_t)cap * sizeof(*o));
+				if (!grown) {
+					fclose(fp);
+					free(o);
+					return -1;
+				}
+				o = grown;
+			}
+			o[n].addr = addr;
+			o[n].jiffies = 0;
+			o[n].size = size;
+			o[n].pid = -1;
+			o[n].comm[0] = '\0';
+			n++;
+			continue;
+		}
+		/* the record's next line names the task that allocated it */
+		if (size >= 0)
+			leak_comm_line(line, &o[n - 1]);
+		size = -1;
+	}
+	fclose(fp);
+	*objs = o;
+	return n;
+}
+
+/* Was @o listed before the sweep?  The same address and allocation time. */
+static bool leak_in_base(const struct leak_scan *l, const struct leak_obj *o)
+{
+	for (long i = 0; i < l->nbase; i++)
+		if (l->base[i].addr == o->addr && l->base[i].jiffies == o->jiffies)
+			return true;
+	return false;
+}
+
 bool leak_open(struct leak_scan *l, const char *debugfs_dir)
 {
 	const char *env = getenv("MEMINSPECT_KMEMLEAK");
@@ -159,43 +235,29 @@ bool leak_open(struct leak_scan *l, const char *debugfs_dir)
 		*slash = '\0';
 		snprintf(l->path, sizeof(l->path), "%s/kmemleak", *dir ? dir : "");
 	}
-	if (access(l->path, F_OK) || write_str(l->path, "clear")) {
+	if (access(l->path, F_OK) || write_str(l->path, "scan")) {
+		l->path[0] = '\0';
+		return false;
+	}
+	l->nbase = leak_read(l->path, &l->base);
+	if (l->nbase < 0) {
 		l->path[0] = '\0';
 		return false;
 	}
 	return true;
 }
 
-/* The pid of '  comm "NAME", pid 123, jiffies ...' (NAME may hold quotes). */
-static bool leak_comm_line(const char *line, struct leak_obj *o)
+void leak_close(struct leak_scan *l)
 {
-	const char *c = strstr(line, "comm \""), *p = NULL, *q;
-	size_t n;
-
-	if (!c)
-		return false;
-	c += 6;
-	/* the last '", pid ': the comm before it may hold one */
-	for (q = strstr(c, "\", pid "); q; q = strstr(q + 1, "\", pid "))
-		p = q;
-	if (!p || sscanf(p, "\", pid %ld", &o->pid) != 1)
-		return false;
-	n = (size_t)(p - c) < sizeof(o->comm) - 1 ? (size_t)(p - c) : sizeof(o->comm) - 1;
-	memcpy(o->comm, c, n);
-	o->comm[n] = '\0';
-	/* a note is one line of printable text: any task can name itself */
-	for (char *q = o->comm; *q; q++)
-		if ((unsigned char)*q < ' ' || *q == 0x7f)
-			*q = '?';
-	return true;
+	free(l->base);
+	l->base = NULL;
+	l->nbase = 0;
 }
 
 long leak_scan(struct leak_scan *l, double since, struct leak_obj **objs)
 {
-	struct leak_obj *o = NULL, *grown;
-	char line[1024];
-	long size = -1, n = 0, cap = 0;
-	FILE *fp;
+	struct leak_obj *o;
+	long n, kept = 0;
 
 	*objs = NULL;
 	if (!l->path[0])
@@ -204,39 +266,14 @@ long leak_scan(struct leak_scan *l, double since, struct leak_obj **objs)
 	sleep_s(since + 5.5 - mono_now());
 	if (write_str(l->path, "scan"))
 		return -1;
-	fp = fopen(l->path, "r");
-	if (!fp)
+	n = leak_read(l->path, &o);
+	if (n < 0)
 		return -1;
-	while (fgets(line, sizeof(line), fp)) {
-		if (sscanf(line, "unreferenced object %*s (size %ld)", &size) == 1) {
-			if (n == cap) {
-				cap = cap ? 2 * cap : 16;
-				grown = realloc(o, (size_t)cap * sizeof(*o));
-				if (!grown) {
-					fclose(fp);
-					free(o);
-					return -1;
-				}
-				o = grown;
-			}
-			o[n].size = size;
-			o[n].pid = -1;
-			o[n].comm[0] = '\0';
-			n++;
-			continue;
-		}
-		/* the record's next line names the task that allocated it */
-		if (size >= 0)
-			leak_comm_line(line, &o[n - 1]);
-		size = -1;
-	}
-	fclose(fp);
-	if (write_str(l->path, "clear")) {
-		free(o);
-		return -1;
-	}
+	for (long i = 0; i < n; i++)
+		if (!leak_in_base(l, &o[i]))
+			o[kept++] = o[i];
 	*objs = o;
-	return n;
+	return kept;
 }
 
 long last_pid(void)

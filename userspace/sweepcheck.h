@@ -23,32 +23,41 @@ enum mod_state mod_state(const char *name, char *why, size_t len);
 /* Unload it, like rmmod (O_NONBLOCK); 0 or an errno. */
 int mod_unload(const char *name);
 
-struct leak_scan {
-	char path[4096];	/* "": no kmemleak */
-};
-
 /* One unreferenced object of kmemleak's report. */
 struct leak_obj {
+	unsigned long addr;	/* with jiffies, names the object across reports */
+	unsigned long jiffies;	/* of its allocation; 0: not in the report */
 	long size;
 	long pid;		/* of the task that allocated it; -1: not in the report */
 	char comm[24];
 };
 
+struct leak_scan {
+	char path[4096];	/* "": no kmemleak */
+	struct leak_obj *base;	/* reported before the sweep: not its leaks */
+	long nbase;
+};
+
 /*
  * kmemleak next to @debugfs_dir's parent (MEMINSPECT_KMEMLEAK overrides):
- * true if it is there and answers; then earlier reports are cleared, so
- * that the sweep is charged only with its own.
+ * true if it is there and answers.  It scans and keeps what the report
+ * then lists, so that the sweep is charged only with its own objects;
+ * nothing is cleared: kmemleak's "clear" would hide, for good, every leak
+ * found before the sweep from the user and from any later scan.
  */
 bool leak_open(struct leak_scan *l, const char *debugfs_dir);
 
 /*
  * Scan once the last run's objects are old enough for kmemleak to report
  * (it waits MSECS_MIN_AGE, 5 s, after an allocation: @since is when the
- * run ended, CLOCK_MONOTONIC seconds), read the report, clear it.
- * Returns the number of unreferenced objects, each in *@objs (the caller
- * frees it), or -1 if the scan failed.
+ * run ended, CLOCK_MONOTONIC seconds) and read the report.  Returns the
+ * number of unreferenced objects not listed by leak_open()'s scan, each in
+ * *@objs (the caller frees it), or -1 if the scan failed.
  */
 long leak_scan(struct leak_scan *l, double since, struct leak_obj **objs);
+
+/* Free what leak_open() kept. */
+void leak_close(struct leak_scan *l);
 
 /* The pid most recently handed out (/proc/loadavg's last field), -1 if unknown. */
 long last_pid(void);

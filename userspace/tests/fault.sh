@@ -290,6 +290,10 @@ if [ "\$nth" = "\${LEAK_AT:-0}" ]; then
 	printf 'unreferenced object 0xffff888004a1c000 (size 96):\n  comm "fake", pid %s, jiffies 4294901234\n  backtrace (crc 0):\n    kmalloc_trace+0x25/0x90\n' \$\$ >>"\$MEMINSPECT_KMEMLEAK"
 	printf 'unreferenced object 0xffff888004a1c100 (size 128):\n  comm "a", pid 7", pid %s, jiffies 4294901235\n' \$\$ >>"\$MEMINSPECT_KMEMLEAK"
 fi
+# OUTSIDE_AT: during that run a kernel thread from before the sweep leaves one
+if [ "\$nth" = "\${OUTSIDE_AT:-0}" ]; then
+	printf 'unreferenced object 0xffff888000000100 (size 64):\n  comm "kworker/0:2", pid 1, jiffies 4294901236 (age 1.2s)\n' >>"\$MEMINSPECT_KMEMLEAK"
+fi
 # REPORT_AT: the kernel's own report of the failure, stack dump and all
 if [ "\$nth" = "\${REPORT_AT:-0}" ]; then
 	echo "4,3\$nth,102,-;sh: vmalloc error: size 16384, vm_struct allocation failed, mode:0xdc0(GFP_KERNEL|__GFP_ZERO)" >>"$tmp/kmsg"
@@ -351,13 +355,16 @@ ok $? "fault sweep --json: runs, complete, clean, failure_points" "$out"
 
 # kmemleak (a fake report file): one scan after the last run, each object
 # charged to the run whose task allocated it (by pid), one of a task from
-# before the sweep counted apart. The file is a plain file: "clear" and
-# "scan" overwrite its first line.
+# before the sweep counted apart; an object the report listed before the
+# sweep (the scan leak_open writes) is not the sweep's, and nothing is
+# cleared. The file is a plain file: "scan" overwrites its first line.
 fault_reset
-printf 'first-line-for-the-writes\nunreferenced object 0xffff888000000000 (size 32):\n  comm "kworker/0:1", pid 1, jiffies 4294900000\n' >"$tmp/kmemleak"
+before='unreferenced object 0xffff888000000000 (size 32):
+  comm "kworker/0:1", pid 1, jiffies 4294900000 (age 20.5s)'
+printf 'first-line-for-the-writes\n%s\n' "$before" >"$tmp/kmemleak"
 rm -f "$tmp/sweep.seen"
 t0=$(date +%s)
-MEMINSPECT_KMEMLEAK=$tmp/kmemleak LEAK_AT=2 run "$M" --dir "$FD" fault sweep --module fake -- sh "$tmp/fake.sh"
+MEMINSPECT_KMEMLEAK=$tmp/kmemleak LEAK_AT=2 OUTSIDE_AT=3 run "$M" --dir "$FD" fault sweep --module fake -- sh "$tmp/fake.sh"
 secs=$(($(date +%s) - t0))
 is "fault sweep kmemleak: a leak: exit 10" 10 "$rc"
 is "fault sweep kmemleak: the leaks column charges run 2 only" "0 2 0 0" \
@@ -371,12 +378,15 @@ has "fault sweep kmemleak: a comm holding '\", pid ' is read whole" \
 	"# nth 2: kmemleak: size 128, comm a\", pid 7, pid $pid2" "$out"
 has "fault sweep kmemleak: an object of no run's task counted apart" \
 	"# kmemleak: 1 unreferenced objects of no run's task" "$out"
-has "fault sweep kmemleak: and named" "# kmemleak: size 32, comm kworker/0:1, pid 1" "$out"
+has "fault sweep kmemleak: and named" "# kmemleak: size 64, comm kworker/0:2, pid 1" "$out"
+lacks "fault sweep kmemleak: the object listed before the sweep is not charged" \
+	"comm kworker/0:1" "$out"
 has "fault sweep kmemleak: summary note" "# kmemleak: unreferenced objects after the sweep" "$out"
 ok "$([ "$secs" -ge 5 ] && [ "$secs" -lt 11 ]; echo $?)" \
 	"fault sweep kmemleak: one scan for 4 runs (its 5.5 s wait once: ${secs} s)"
-is "fault sweep kmemleak: the scan was asked for and the report cleared after it" "clear" \
-	"$(head -c 5 "$tmp/kmemleak")"
+is "fault sweep kmemleak: the scans were asked for, nothing was cleared" "scan" \
+	"$(head -c 4 "$tmp/kmemleak")"
+has "fault sweep kmemleak: the report before the sweep is still there" "$before" "$(cat "$tmp/kmemleak")"
 fault_reset
 printf 'first-line-for-the-writes\n' >"$tmp/kmemleak"
 MEMINSPECT_KMEMLEAK=$tmp/kmemleak LEAK_AT=3 run "$M" --dir "$FD" fault sweep --json --module fake -- sh "$tmp/fake.sh"
@@ -384,16 +394,16 @@ jq -e '.kmemleak == 1 and .leaked == 1 and .leaks_outside == 0 and .outside_leak
 	[.runs[].leaks] == [0, 0, 2, 0] and (.runs[2].leak_lines | length) == 2' >/dev/null <<<"$out"
 ok $? "fault sweep --json kmemleak: leaks per run, none outside" "$out"
 fault_reset
-printf 'first-line-for-the-writes\nunreferenced object 0xffff888000000000 (size 32):\n  comm "kworker/0:1", pid 1, jiffies 4294900000\n' >"$tmp/kmemleak"
-MEMINSPECT_KMEMLEAK=$tmp/kmemleak run "$M" --dir "$FD" fault sweep --json --module fake -- sh "$tmp/fake.sh"
+printf 'first-line-for-the-writes\n' >"$tmp/kmemleak"
+MEMINSPECT_KMEMLEAK=$tmp/kmemleak OUTSIDE_AT=1 run "$M" --dir "$FD" fault sweep --json --module fake -- sh "$tmp/fake.sh"
 is "fault sweep --json kmemleak: only an object of no run's task: exit 10" 10 "$rc"
-jq -e '.leaked == 1 and .leaks_outside == 1 and .outside_leak_lines == ["size 32, comm kworker/0:1, pid 1"] and
+jq -e '.leaked == 1 and .leaks_outside == 1 and .outside_leak_lines == ["size 64, comm kworker/0:2, pid 1"] and
 	[.runs[].leaks] == [0, 0, 0, 0]' >/dev/null <<<"$out"
 ok $? "fault sweep --json kmemleak: leaked 1 when only an object apart leaked" "$out"
 fault_reset
-printf 'first-line-for-the-writes\n' >"$tmp/kmemleak"
+printf 'first-line-for-the-writes\n%s\n' "$before" >"$tmp/kmemleak"
 MEMINSPECT_KMEMLEAK=$tmp/kmemleak run "$M" --dir "$FD" fault sweep --module fake -- sh "$tmp/fake.sh"
-is "fault sweep kmemleak: nothing leaked: exit 0" 0 "$rc"
+is "fault sweep kmemleak: nothing leaked (only an object from before): exit 0" 0 "$rc"
 has "fault sweep kmemleak: says so" "# kmemleak: no unreferenced object after the sweep" "$out"
 
 fault_reset
