@@ -83,21 +83,22 @@ else
 	exit 1
 fi
 
-# read_ai FILE: allocinfo copied by the shell itself, as the table is read
-# below: no fork at either edge of the window.  With `cat` each reading held
-# that cat's own pages, and the shell, running on before its child exec'd,
-# copied pages of its own on write (folio_prealloc); how many differed
-# between the two readings with the scheduling (allocinfo folio_prealloc +5
-# pages, allocs none live: one debug-lane run in five, 4 Dec 2026).  A byte
-# per read(): 3 s a reading there.
-read_ai()
+# shell_copy SRC DST: SRC copied by the shell itself, no fork: the table
+# and both allocinfo readings, so that nothing forks at either edge of the
+# window.  With `cat` each reading held that cat's own pages, and the shell,
+# running on before its child exec'd, copied pages of its own on write
+# (folio_prealloc); how many differed between the two allocinfo readings
+# with the scheduling (folio_prealloc +5 pages, allocs none live: one
+# debug-lane run in five, 4 Dec 2026).  A byte per read(): 3 s an allocinfo
+# reading there.
+shell_copy()
 {
 	while IFS= read -r line; do
 		printf '%s\n' "$line"
-	done < "$AI" > "$1"
+	done < "$1" > "$2"
 }
 # once before the window: the shell's own buffers grown, not inside it
-read_ai "$T/ai-warm"
+shell_copy "$AI" "$T/ai-warm"
 
 # Armed before profiling goes on: the tables allocs preallocates at arming
 # are never tagged (a module unloaded with tagged bytes outstanding WARNs).
@@ -110,7 +111,7 @@ prof=$(cat "$T/prof")
 echo 1 > "$A/armed"
 prof_was=$prof
 echo 1 > "$PROF"
-read_ai "$T/ai0"
+shell_copy "$AI" "$T/ai0"
 
 # the workload: N kmalloc(S) at allocs_fill, P pages at held_grow, and F
 # files whose 60-byte names need external dentry names, each with a page
@@ -124,11 +125,9 @@ done
 
 # The table read by the shell itself: a reader process's own pages
 # (folio_prealloc, page tables) would be live in it and in neither of
-# allocinfo's readings (read_ai).
-while IFS= read -r line; do
-	printf '%s\n' "$line"
-done < "$A/table" > "$T/table"
-read_ai "$T/ai1"
+# allocinfo's readings.
+shell_copy "$A/table" "$T/table"
+shell_copy "$AI" "$T/ai1"
 # What was allocated in the window is freed in it: a free after profiling
 # is off is not subtracted, and the helper would be unloaded with tagged
 # bytes outstanding.
