@@ -31,18 +31,16 @@ T=$(mi_tmpdir kmemleak) || exit 1
 trap 'rm -rf "$T"' EXIT
 cat "$KML" > "$T/report"
 total=$(grep -c '^unreferenced object' "$T/report")
-# a frame of our code: "[<addr>] fn+off/size [meminspect]" (older kernels) or
-# "fn+off/size [meminspect_test]"; not the comm line, which names whoever allocated
-ours_re='[[]meminspect(_test)?[]]'
-ours=$(awk -v re="$ours_re" '/^unreferenced object/ { if (blk ~ re) n++; blk = "" }
-	{ blk = blk "\n" $0 }
-	END { if (blk ~ re) n++; print n + 0 }' "$T/report")
+# ours: the records with a frame of our code, "[<addr>] fn+off/size [meminspect]" (older
+# kernels) or "fn+off/size [meminspect_test]"; not the comm line, which names whoever allocated
+awk '/^unreferenced object/ { if (blk ~ /[[]meminspect(_test)?[]]/) print blk; blk = "" }
+	{ blk = blk (blk == "" ? "" : "\n") $0 }
+	END { if (blk ~ /[[]meminspect(_test)?[]]/) print blk }' "$T/report" > "$T/ours"
+ours=$(grep -c '^unreferenced object' "$T/ours")
 diag "kmemleak: $total unreferenced objects in all, $ours through meminspect code"
 if [ "$ours" -eq 0 ]; then
 	ok "kmemleak: no leak from meminspect or its helper"
 else
 	fail "kmemleak: no leak from meminspect or its helper"
-	awk -v re="$ours_re" '/^unreferenced object/ { if (blk ~ re) print blk; blk = "" }
-		{ blk = blk "\n" $0 } END { if (blk ~ re) print blk }' "$T/report" |
-		head -n 40 | while IFS= read -r l; do diag "$l"; done
+	head -n 40 "$T/ours" | while IFS= read -r l; do diag "$l"; done
 fi
