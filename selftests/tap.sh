@@ -16,12 +16,23 @@
 #
 # The counts live in a file (TAP_COUNTER: "RESULTS FAILURES"), so results written from
 # subshells and child scripts count too and the numbers grow across all of them: run.sh
-# numbers every selftest file's results in one sequence this way.
+# numbers every selftest file's results in one sequence this way. A counter tap.sh made itself
+# (none was given) is removed by the tap_close of the shell that made it: until 5 Dec 2026
+# every host script left one in /tmp per run (lint, the kselftest and bundle checks, ...).
 
 _tap_line()
 {
 	echo "$1"
 	[ -z "${TAP_FILE:-}" ] || echo "$1" >>"$TAP_FILE"
+}
+
+# A counter of this shell's own, shared with its children through the environment; _tap_own
+# (not exported) marks it as this shell's to remove.
+_tap_mkcounter()
+{
+	TAP_COUNTER=$(mktemp "${TMPDIR:-/tmp}/meminspect-tap.XXXXXX") || return 1
+	_tap_own=$TAP_COUNTER
+	export TAP_COUNTER
 }
 
 _tap_read()
@@ -35,9 +46,8 @@ _tap_read()
 _tap_next()
 {
 	if [ -z "${TAP_COUNTER:-}" ]; then
-		TAP_COUNTER=$(mktemp "${TMPDIR:-/tmp}/meminspect-tap.XXXXXX") || return 1
+		_tap_mkcounter || return 1
 		echo "0 0" >"$TAP_COUNTER"
-		export TAP_COUNTER
 	fi
 	_tap_read
 	_tap_n=$((_tap_n + 1))
@@ -48,10 +58,7 @@ _tap_next()
 tap_open()
 {
 	TAP_FILE=${1:-}
-	if [ -z "${TAP_COUNTER:-}" ]; then
-		TAP_COUNTER=$(mktemp "${TMPDIR:-/tmp}/meminspect-tap.XXXXXX") || return 1
-		export TAP_COUNTER
-	fi
+	[ -n "${TAP_COUNTER:-}" ] || _tap_mkcounter || return 1
 	echo "0 0" >"$TAP_COUNTER"
 	[ -z "$TAP_FILE" ] || echo "TAP version 13" >"$TAP_FILE"
 }
@@ -144,5 +151,9 @@ tap_close()
 {
 	_tap_read
 	_tap_line "1..$_tap_n"
+	if [ -n "${_tap_own:-}" ] && [ "$_tap_own" = "${TAP_COUNTER:-}" ]; then
+		rm -f "$TAP_COUNTER"
+		unset TAP_COUNTER _tap_own
+	fi
 	[ "$_tap_f" -eq 0 ]
 }

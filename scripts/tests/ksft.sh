@@ -13,6 +13,18 @@ mkdir "$t/copy"
 . "$top/selftests/tap.sh"
 tap_open
 
+# tap.sh's own counter (no TAP_COUNTER given) is gone after tap_close, and a child's
+# tap_close leaves the parent's alone: the child's results count on in the parent's file.
+mkdir "$t/tmpd"
+(
+	cd "$t" && env -u TAP_COUNTER TMPDIR="$t/tmpd" sh -c '. ./tap.sh; tap_open; tap_ok one
+		sh -c ". ./tap.sh; tap_ok two; tap_close >/dev/null"; tap_ok three; tap_close'
+) >"$t/out" 2>&1
+left=$(ls -A "$t/tmpd")
+grep -qx 'ok 3 - three' "$t/out" && grep -qx '1\.\.3' "$t/out" && [ -z "$left" ]
+tap_result $? "tap.sh: the counter it made is removed by tap_close, not by a child's (left: ${left:-none})" \
+	"$(cat "$t/out")"
+
 # case DESC WANT-STATUS WANT-PLAN BODY: BODY is the test file after lib.sh is sourced
 case_() {
 	local desc=$1 want=$2 plan=$3 rc
