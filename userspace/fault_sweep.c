@@ -327,8 +327,8 @@ static void sweep_leaks(struct sweep_checks *sc, struct run_result *res, size_t 
 		}
 		if (*nline >= LEAK_KEEP)
 			continue;
-		snprintf(note, sizeof(note), "size %ld, comm %s, pid %ld", o[i].size,
-			 o[i].comm, o[i].pid);
+		snprintf(note, sizeof(note), "%ssize %ld, comm %s, pid %ld",
+			 o[i].percpu ? "percpu, " : "", o[i].size, o[i].comm, o[i].pid);
 		line[*nline] = strdup(note);
 		if (line[*nline])
 			(*nline)++;

@@ -174,6 +174,7 @@ static long leak_read(const char *path, struct leak_obj **objs)
 	unsigned long addr;
 	char line[1024];
 	long size = -1, n = 0, cap = 0;
+	bool percpu;
 	FILE *fp;
 
 	*objs = NULL;
@@ -181,7 +182,12 @@ static long leak_read(const char *path, struct leak_obj **objs)
 	if (!fp)
 		return -1;
 	while (fgets(line, sizeof(line), fp)) {
-		if (sscanf(line, "unreferenced object %lx (size %ld)", &addr, &size) == 2) {
+		/*
+		 * Per-CPU objects, since kmemleak reports them, come as
+		 * "unreferenced object (percpu) 0x... (size N):".
+		 */
+		percpu = sscanf(line, "unreferenced object (percpu) %lx (size %ld)", &addr, &size) == 2;
+		if (percpu || sscanf(line, "unreferenced object %lx (size %ld)", &addr, &size) == 2) {
 			if (n == cap) {
 				cap = cap ? 2 * cap : 16;
 				grown = realloc(o, (size_t)cap * sizeof(*o));
@@ -195,6 +201,7 @@ static long leak_read(const char *path, struct leak_obj **objs)
 			o[n].addr = addr;
 			o[n].jiffies = 0;
 			o[n].size = size;
+			o[n].percpu = percpu;
 			o[n].pid = -1;
 			o[n].comm[0] = '\0';
 			n++;

@@ -28,6 +28,7 @@ struct leak_obj {
 	unsigned long addr;	/* with jiffies, names the object across reports */
 	unsigned long jiffies;	/* of its allocation; 0: not in the report */
 	long size;
+	bool percpu;		/* a per-CPU object: its address is a per-CPU offset */
 	long pid;		/* of the task that allocated it; -1: not in the report */
 	char comm[24];
 };

@@ -290,6 +290,11 @@ if [ "\$nth" = "\${LEAK_AT:-0}" ]; then
 	printf 'unreferenced object 0xffff888004a1c000 (size 96):\n  comm "fake", pid %s, jiffies 4294901234\n  backtrace (crc 0):\n    kmalloc_trace+0x25/0x90\n' \$\$ >>"\$MEMINSPECT_KMEMLEAK"
 	printf 'unreferenced object 0xffff888004a1c100 (size 128):\n  comm "a", pid 7", pid %s, jiffies 4294901235\n' \$\$ >>"\$MEMINSPECT_KMEMLEAK"
 fi
+# PERCPU_AT: that run's task leaves a per-CPU object, as kmemleak prints those since it
+# scans per-CPU memory (a workqueue's leaked cpu_pwq table on a failed insmod, say)
+if [ "\$nth" = "\${PERCPU_AT:-0}" ]; then
+	printf 'unreferenced object (percpu) 0xc0fffa5b121048 (size 8):\n  comm "insmod", pid %s, jiffies 4294901237\n  backtrace (crc 0):\n    pcpu_alloc_noprof+0x665/0xac0\n' \$\$ >>"\$MEMINSPECT_KMEMLEAK"
+fi
 # OUTSIDE_AT: during that run a kernel thread from before the sweep leaves one
 if [ "\$nth" = "\${OUTSIDE_AT:-0}" ]; then
 	printf 'unreferenced object 0xffff888000000100 (size 64):\n  comm "kworker/0:2", pid 1, jiffies 4294901236 (age 1.2s)\n' >>"\$MEMINSPECT_KMEMLEAK"
@@ -393,6 +398,13 @@ MEMINSPECT_KMEMLEAK=$tmp/kmemleak LEAK_AT=3 run "$M" --dir "$FD" fault sweep --j
 jq -e '.kmemleak == 1 and .leaked == 1 and .leaks_outside == 0 and .outside_leak_lines == [] and
 	[.runs[].leaks] == [0, 0, 2, 0] and (.runs[2].leak_lines | length) == 2' >/dev/null <<<"$out"
 ok $? "fault sweep --json kmemleak: leaks per run, none outside" "$out"
+fault_reset
+printf 'first-line-for-the-writes\n' >"$tmp/kmemleak"
+MEMINSPECT_KMEMLEAK=$tmp/kmemleak PERCPU_AT=2 run "$M" --dir "$FD" fault sweep --json --module fake -- sh "$tmp/fake.sh"
+is "fault sweep --json kmemleak: a per-CPU object leaked: exit 10" 10 "$rc"
+jq -e '.leaked == 1 and [.runs[].leaks] == [0, 1, 0, 0] and
+	(.runs[1].leak_lines[0] | test("^percpu, size 8, comm insmod, pid [0-9]+$"))' >/dev/null <<<"$out"
+ok $? "fault sweep --json kmemleak: a per-CPU object is charged to its run and called percpu" "$out"
 fault_reset
 printf 'first-line-for-the-writes\n' >"$tmp/kmemleak"
 MEMINSPECT_KMEMLEAK=$tmp/kmemleak OUTSIDE_AT=1 run "$M" --dir "$FD" fault sweep --json --module fake -- sh "$tmp/fake.sh"
