@@ -217,13 +217,26 @@ static long leak_read(const char *path, struct leak_obj **objs)
 	return n;
 }
 
-/* Was @o listed before the sweep?  The same address and allocation time. */
+/* Objects by address, then allocation time: the baseline is sorted once and searched. */
+static int leak_cmp(const void *a, const void *b)
+{
+	const struct leak_obj *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	if (x->jiffies != y->jiffies)
+		return x->jiffies < y->jiffies ? -1 : 1;
+	return 0;
+}
+
+/*
+ * Was @o listed before the sweep?  The same address and allocation time (a
+ * machine can carry thousands of boot-time reports: a search, not a scan).
+ */
 static bool leak_in_base(const struct leak_scan *l, const struct leak_obj *o)
 {
-	for (long i = 0; i < l->nbase; i++)
-		if (l->base[i].addr == o->addr && l->base[i].jiffies == o->jiffies)
-			return true;
-	return false;
+	return l->nbase > 0 &&
+	       bsearch(o, l->base, (size_t)l->nbase, sizeof(*o), leak_cmp) != NULL;
 }
 
 bool leak_open(struct leak_scan *l, const char *debugfs_dir)
@@ -251,6 +264,8 @@ bool leak_open(struct leak_scan *l, const char *debugfs_dir)
 		l->path[0] = '\0';
 		return false;
 	}
+	if (l->nbase > 0)
+		qsort(l->base, (size_t)l->nbase, sizeof(*l->base), leak_cmp);
 	return true;
 }
 
