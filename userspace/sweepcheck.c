@@ -217,11 +217,16 @@ static long leak_read(const char *path, struct leak_obj **objs)
 	return n;
 }
 
-/* Objects by address, then allocation time: the baseline is sorted once and searched. */
+/*
+ * Objects by kind (a per-CPU object's address is an offset of another space), address, then
+ * allocation time: the baseline is sorted once and searched.
+ */
 static int leak_cmp(const void *a, const void *b)
 {
 	const struct leak_obj *x = a, *y = b;
 
+	if (x->percpu != y->percpu)
+		return x->percpu ? 1 : -1;
 	if (x->addr != y->addr)
 		return x->addr < y->addr ? -1 : 1;
 	if (x->jiffies != y->jiffies)
