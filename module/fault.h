@@ -73,7 +73,13 @@ struct mi_fault_call {
 	gfp_t gfp;
 	int order;			/* pages; -1 for slab */
 	unsigned long caller;		/* return address of the entry call */
-	unsigned long entry;		/* the probed address */
+	/*
+	 * The probed location as the handler's registers show it: the probed
+	 * address on arm64 (the BRK), one byte past it on x86-64 (kprobes set
+	 * the ip as after an int3, through ftrace too).  A frame-pointer
+	 * unwinder that meets the probe's register frame reports this ip.
+	 */
+	unsigned long regs_ip;
 };
 
 /* fault_probe.c */

@@ -210,7 +210,7 @@ static int mi_fault_pre(struct kprobe *kp, struct pt_regs *regs)
 			   mi_fault_probes];
 	c.site = ep->site;
 	c.caller = mi_entry_caller(regs);
-	c.entry = (unsigned long)kp->addr;
+	c.regs_ip = instruction_pointer(regs);
 	c.gfp = (__force gfp_t)(unsigned int)mi_arg(regs, ep->gfp);
 	c.cache = ep->cache == NA ? NULL : (void *)mi_arg(regs, ep->cache);
 	c.order = -1;
