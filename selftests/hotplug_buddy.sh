@@ -46,12 +46,12 @@ dimm_blocks()
 	done
 }
 
-# wait_blocks COUNT STATE: until COUNT DIMM blocks exist and are all in
-# STATE ("online"; COUNT 0: none left), 120 s at most (by the clock: under
+# wait_blocks COUNT STATE [SECS]: until COUNT DIMM blocks exist and are all in
+# STATE ("online"; COUNT 0: none left), SECS (120) at most (by the clock: under
 # TCG with the readers running one round of the check takes seconds)
 wait_blocks()
 {
-	_end=$(($(date +%s) + 120))
+	_end=$(($(date +%s) + ${3:-120}))
 	while [ "$(date +%s)" -lt "$_end" ]; do
 		_all=$(dimm_blocks)
 		_c=$(echo "$_all" | grep -c memory)
@@ -152,8 +152,17 @@ while [ "$r" -le "$REMOVES" ]; do
 		diag "round $r: the DIMM's blocks did not go away: $(dimm_blocks | tr '\n' ' ')"
 		break
 	fi
-	echo "MI-DIMM add"
-	if wait_blocks "$nblocks" online; then
+	# QEMU refuses the add ("Duplicate device ID") while it still holds the removed DIMM (the
+	# guest's blocks are gone before QEMU has finished the ACPI eject; seen on a loaded host,
+	# 5 Dec 2026): ask again every 20 s, 120 s in all (an add that was taken makes the next
+	# one a harmless refusal).
+	_a=0
+	while [ "$_a" -lt 6 ]; do
+		echo "MI-DIMM add"
+		wait_blocks "$nblocks" online 20 && break
+		_a=$((_a + 1))
+	done
+	if [ "$_a" -lt 6 ]; then
 		added=$((added + 1))
 	else
 		diag "round $r: the DIMM did not come back online: $(dimm_blocks | tr '\n' ' ')"
