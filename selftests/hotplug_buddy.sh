@@ -292,35 +292,54 @@ k1=$(now_ms)
 check "a reader SIGKILLed in its pause is gone in $((k1 - k0)) ms (< $PAUSE_MS)" \
 	[ $((k1 - k0)) -lt "$PAUSE_MS" ]
 
-t_a=$(now_ms)
-timed_read buddy "$T/ga" &
-pids=$!
-while ! in_pause "$T/ga" && [ $(($(now_ms) - t_a)) -lt 1000 ]; do
-	sleep 0.1
+# timed_round: one round of reader A, the offline and reader B, as above; its
+# figures in a0 a1 arc, o0 o1 orc, b0 b1 brc.  A round whose offline did not
+# begin inside A's first pause (the shell itself starved: fork, exec and the
+# 0.1 s polls of a guest beside other guests, +3110 ms seen) tested nothing of
+# the guard; it is run again, at most three rounds, the block back online
+# first.  Only the last round's figures are checked.
+timed_round()
+{
+	t_a=$(now_ms)
+	timed_read buddy "$T/ga" &
+	pids=$!
+	while ! in_pause "$T/ga" && [ $(($(now_ms) - t_a)) -lt 1000 ]; do
+		sleep 0.1
+	done
+	seen=no
+	in_pause "$T/ga" && seen=yes
+	diag "reader A seen sleeping in mi_offline_hold() before the offline: $seen"
+	(
+		o0=$(now_ms)
+		orc=0
+		echo offline > "$MEM/$blk/state" 2> "$T/goerr" || orc=1
+		echo "$o0 $(now_ms) $orc" > "$T/goff"
+	) &
+	pids="$pids $!"
+	sleep 0.5
+	timed_read buddy "$T/gb" &
+	pids="$pids $!"
+	for p in $pids; do
+		wait "$p"
+	done
+	pids=
+	read -r a0 a1 arc < "$T/ga.t"
+	read -r o0 o1 orc < "$T/goff"
+	read -r b0 b1 brc < "$T/gb.t"
+	diag "ms from A's start: A $a0-$a1, offline $o0-$o1 (status $orc), B $b0-$b1; $nwalks walks of $PAUSE_MS ms"
+}
+
+round=1
+timed_round
+while [ $((o0 - a0)) -ge "$PAUSE_MS" ] && [ "$orc" -eq 0 ] && [ "$round" -lt 3 ]; do
+	diag "round $round: the offline began +$((o0 - a0)) ms after A's start, past its first pause: again"
+	echo online_movable > "$MEM/$blk/state"
+	wait_blocks "$nblocks" online || break
+	round=$((round + 1))
+	timed_round
 done
-seen=no
-in_pause "$T/ga" && seen=yes
-diag "reader A seen sleeping in mi_offline_hold() before the offline: $seen"
-(
-	o0=$(now_ms)
-	orc=0
-	echo offline > "$MEM/$blk/state" 2> "$T/goerr" || orc=1
-	echo "$o0 $(now_ms) $orc" > "$T/goff"
-) &
-pids="$pids $!"
-sleep 0.5
-timed_read buddy "$T/gb" &
-pids="$pids $!"
-for p in $pids; do
-	wait "$p"
-done
-pids=
-read -r a0 a1 arc < "$T/ga.t"
-read -r o0 o1 orc < "$T/goff"
-read -r b0 b1 brc < "$T/gb.t"
-diag "ms from A's start: A $a0-$a1, offline $o0-$o1 (status $orc), B $b0-$b1; $nwalks walks of $PAUSE_MS ms"
 check "the timed offline of $blk succeeded ($(head -c 200 "$T/goerr"))" [ "$orc" -eq 0 ]
-check "the offline began while A's first walk was in its pause (+$((o0 - a0)) ms < $PAUSE_MS)" \
+check "the offline began while A's first walk was in its pause (+$((o0 - a0)) ms < $PAUSE_MS; round $round of at most 3)" \
 	[ $((o0 - a0)) -lt "$PAUSE_MS" ]
 check "forward: the offline waited for A's walk: it ended $((o1 - a0)) ms after A's start (>= $PAUSE_MS - $MARGIN_MS), having taken $((o1 - o0)) ms" \
 	[ $((o1 - a0)) -ge $((PAUSE_MS - MARGIN_MS)) ]
