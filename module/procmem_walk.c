@@ -14,11 +14,14 @@
  * resumes by address.
  */
 #include <linux/bitmap.h>
+#include <linux/delay.h>
 #include <linux/kernel.h>
+#include <linux/ktime.h>
 #include <linux/mm.h>
 #include <linux/mmap_lock.h>
 #include <linux/pagewalk.h>
 #include <linux/sched.h>
+#include <linux/sched/signal.h>
 #include <linux/shmem_fs.h>
 #include <linux/static_call.h>
 #include <linux/swap.h>
@@ -358,6 +361,36 @@ void mi_walk_unlock(struct mi_walk *w)
 }
 
 /*
+ * After a drop, how long at most the walk waits for the task that waits
+ * for mmap_lock to take it.  Bounded: past it the walk takes the lock
+ * again anyway (the waiter then gets it at rwsem's handoff), so a waiter
+ * that never runs cannot stall the walk.
+ */
+#define MI_LET_IN_US	2000
+
+/*
+ * Let the waiter we dropped mmap_lock for have it before we ask again.  A
+ * reader that asks at once gets it back: rwsem lets a reader steal the
+ * lock from a writer that was woken but is not running yet, and the
+ * writer is served only when its handoff timeout (RWSEM_WAIT_TIMEOUT, a
+ * jiffy: 4 ms at HZ=250) has passed (upstream "locking/rwsem: Enable
+ * reader optimistic lock stealing", v5.11).  So a munmap() beside a walk
+ * of one big VMA waited 4-16 ms, a walk's worth, whatever our stops
+ * (bench/procmem part 3 on 6.1; docs/bench.md has every kernel's).  The
+ * waiter leaves the wait list when it takes the lock; we sleep, not spin,
+ * so that it can run on this CPU too.
+ */
+static void mi_walk_let_waiter_in(struct mi_walk *w)
+{
+	ktime_t end = ktime_add_us(ktime_get(), MI_LET_IN_US);
+
+	while (mmap_lock_is_contended(w->mm) &&
+	       ktime_before(ktime_get(), end) &&
+	       !fatal_signal_pending(current))
+		usleep_range(10, 20);
+}
+
+/*
  * Drop and retake mmap_lock if @force (a callback stopped the walk), or if
  * it is wanted or held long enough.  w->exited when the target went away
  * meanwhile; -EINTR when a fatal signal stopped the relock.
@@ -367,6 +400,7 @@ int mi_walk_yield(struct mi_walk *w, bool force)
 	if (!force && !mi_walk_hold_over(w))
 		return 0;
 	mi_walk_unlock(w);
+	mi_walk_let_waiter_in(w);
 	cond_resched();
 	/* Only we hold the mm: the target has exited (or exec'd away). */
 	if (atomic_read(&w->mm->mm_users) <= 1) {

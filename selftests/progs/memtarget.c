@@ -13,6 +13,10 @@
  *                              touches and unmaps 64 KiB in a loop; on
  *                              SIGTERM prints "max_stall_us N", the longest
  *                              mmap+touch+munmap
+ *   memtarget churn-one MIB    the same churn beside one VMA of MIB MiB in
+ *                              4 KiB pages (MADV_NOHUGEPAGE), all touched:
+ *                              a reader that holds mmap_lock for a whole
+ *                              VMA holds it for MIB MiB of page tables
  *   memtarget swap DIR         (needs swap) anonymous memory, half pushed to
  *                              swap; shmem, half pushed to swap; a tmpfs file
  *                              DIR/memtarget.swap (if DIR is tmpfs) mapped
@@ -53,6 +57,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -374,13 +379,32 @@ static int cmp_ll(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static int churn(long want, long mib)
+/*
+ * One VMA of @mib MiB in small pages: smaps_rollup drops mmap_lock for a
+ * writer only between VMAs (show_smaps_rollup()), so it walks all of this
+ * one in one hold; our walk stops at the next PMD (procmem_walk.c).
+ */
+static void make_one_vma(long mib)
+{
+	size_t len = (size_t)mib * MIB;
+	char *p = map_anon(len);
+
+	/* a kernel without THP (EINVAL) or madvise() (ENOSYS) has no THP */
+	if (madvise(p, len, MADV_NOHUGEPAGE) && errno != EINVAL &&
+	    errno != ENOSYS)
+		die("madvise(MADV_NOHUGEPAGE)");
+	touch(p, len, PAGE);
+}
+
+static int churn(long want, long mib, bool one)
 {
 	long long t, d, max = 0, sum = 0;
 	size_t n = 0;
 	char *p;
 
-	if (want > 0)
+	if (one)
+		make_one_vma(mib);
+	else if (want > 0)
 		make_vmas(want, mib);
 	ready();
 	while (!stop) {
@@ -546,9 +570,11 @@ int main(int argc, char **argv)
 	if (argc == 4 && !strcmp(argv[1], "vmas"))
 		return vmas(atol(argv[2]), atol(argv[3]));
 	if (argc == 2 && !strcmp(argv[1], "churn"))
-		return churn(0, 0);
+		return churn(0, 0, false);
 	if (argc == 4 && !strcmp(argv[1], "churn"))
-		return churn(atol(argv[2]), atol(argv[3]));
+		return churn(atol(argv[2]), atol(argv[3]), false);
+	if (argc == 3 && !strcmp(argv[1], "churn-one"))
+		return churn(0, atol(argv[2]), true);
 	if (argc == 3 && !strcmp(argv[1], "swap"))
 		return swapped(argv[2]);
 	if (argc == 4 && !strcmp(argv[1], "exit"))
@@ -561,6 +587,6 @@ int main(int argc, char **argv)
 		return named(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "huge"))
 		return huge(atol(argv[2]));
-	fprintf(stderr, "usage: memtarget basic DIR | vmas N MIB | churn [N MIB] | swap DIR | exit N MS | reserve | noptrace FILE | name NAME | huge N\n");
+	fprintf(stderr, "usage: memtarget basic DIR | vmas N MIB | churn [N MIB] | churn-one MIB | swap DIR | exit N MS | reserve | noptrace FILE | name NAME | huge N\n");
 	return 2;
 }
