@@ -378,7 +378,9 @@ void mi_walk_unlock(struct mi_walk *w)
  * of one big VMA waited 4-16 ms, a walk's worth, whatever our stops
  * (bench/procmem part 3 on 6.1; docs/bench.md has every kernel's).  The
  * waiter leaves the wait list when it takes the lock; we sleep, not spin,
- * so that it can run on this CPU too.
+ * so that it can run on this CPU too.  On PREEMPT_RT the test stays true
+ * while the writer holds the lock (rw_base_is_contended()): the wait then
+ * ends when the writer is done, as our read lock would have.
  */
 static void mi_walk_let_waiter_in(struct mi_walk *w)
 {
