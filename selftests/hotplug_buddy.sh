@@ -329,12 +329,19 @@ timed_round()
 	diag "ms from A's start: A $a0-$a1, offline $o0-$o1 (status $orc), B $b0-$b1; $nwalks walks of $PAUSE_MS ms"
 }
 
+# blk_back: the timed block online again (movable) if a round offlined it,
+# and every DIMM block online
+blk_back()
+{
+	[ "$(cat "$MEM/$blk/state")" = offline ] && echo online_movable > "$MEM/$blk/state"
+	wait_blocks "$nblocks" online
+}
+
 round=1
 timed_round
 while [ $((o0 - a0)) -ge "$PAUSE_MS" ] && [ "$orc" -eq 0 ] && [ "$round" -lt 3 ]; do
 	diag "round $round: the offline began +$((o0 - a0)) ms after A's start, past its first pause: again"
-	echo online_movable > "$MEM/$blk/state"
-	wait_blocks "$nblocks" online || break
+	blk_back || break
 	round=$((round + 1))
 	timed_round
 done
@@ -354,8 +361,7 @@ check "reader A's buddy read succeeded and is complete (status $arc; $(head -c 2
 check "reader B's buddy read succeeded and is complete (status $brc; $(head -c 200 "$T/gb.err"))" \
 	read_good "$brc" "$T/gb" "$T/solo"
 
-[ "$(cat "$MEM/$blk/state")" = offline ] && echo online_movable > "$MEM/$blk/state"
-wait_blocks "$nblocks" online
+blk_back
 check "after the timed offline all $nblocks DIMM blocks are online again" [ $? -eq 0 ]
 mi_reload
 check "meminspect reloaded without test_walk_pause_ms (reads 0)" \
