@@ -26,6 +26,18 @@ _tap_line()
 	[ -z "${TAP_FILE:-}" ] || echo "$1" >>"$TAP_FILE"
 }
 
+# MI_TAP_CLOCK=1 (profiling, off in make check): after each result, "# @ UP IDLE", the two
+# figures of /proc/uptime (IDLE summed over the CPUs), so that between two results the time
+# taken and the CPU time used (NCPUS x dUP - dIDLE: under single-threaded TCG the host CPU
+# the guest cost) say which checks of a file cost it (scripts/tap-clock sums them).
+# Results only: the plan and the diagnostics stay as they are.
+_tap_clock()
+{
+	[ -n "${MI_TAP_CLOCK:-}" ] && [ -r /proc/uptime ] || return 0
+	read -r _tap_up _tap_idle </proc/uptime
+	_tap_line "# @ $_tap_up $_tap_idle"
+}
+
 # A counter of this shell's own, shared with its children through the environment; _tap_own
 # (not exported) marks it as this shell's to remove.
 _tap_mkcounter()
@@ -67,18 +79,21 @@ tap_ok()
 {
 	_tap_next 0
 	_tap_line "ok $_tap_n - $*"
+	_tap_clock
 }
 
 tap_fail()
 {
 	_tap_next 1
 	_tap_line "not ok $_tap_n - $*"
+	_tap_clock
 }
 
 tap_skip()
 {
 	_tap_next 0
 	_tap_line "ok $_tap_n - $1 # SKIP $2"
+	_tap_clock
 }
 
 tap_diag()
