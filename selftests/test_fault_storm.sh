@@ -26,7 +26,7 @@
 
 # 8 s: until 5 Dec 2026 15, of make check's CPU the biggest single stretch of a stock lane
 # (16 s of its ~250), on seven lanes every run; each run still forks hundreds of times under
-# the injector (docs/tests.md, "Stress lengths").
+# the injector (docs/kernels.md, "stress lengths").
 STORM_SECS=${STORM_SECS:-8}
 PROG=$ST_DIR/progs/faultprog
 
