@@ -24,14 +24,17 @@ if ! start_target "$T/out" name "$NAME"; then
 	fail "memtarget name gets ready"
 	exit 0
 fi
-# the child names itself and exits: wait until it is a zombie
+# the child names itself and exits: wait until it is a zombie. Its state from status, not
+# stat: stat's comm field holds the name raw, newline included, so its state is on a second
+# line (an awk over stat never saw "Z" alone, and this loop ran to its 10 s cap on every
+# lane until 5 Dec 2026); status escapes the name and has a line of its own for the state.
 i=0
-while [ "$(awk '{ s = $0; sub(/.*\) /, "", s); split(s, f, " "); print f[1] }' "/proc/$cpid/stat" 2>/dev/null)" != Z ]; do
+while [ "$(awk '$1 == "State:" { print $2 }' "/proc/$cpid/status" 2>/dev/null)" != Z ]; do
 	i=$((i + 1))
 	[ $i -gt 100 ] && break
 	sleep 0.1
 done
-diag "target $tpid, zombie child $cpid, named $(od -c "/proc/$tpid/comm" | head -n 1)"
+diag "target $tpid, zombie child $cpid (after $i polls), named $(od -c "/proc/$tpid/comm" | head -n 1)"
 
 # mm of the target: the header and one record as wide as the header, its
 # last field the escaped name
