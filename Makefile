@@ -67,6 +67,8 @@ cross-progs:
 # BTF"); the cache entry's ready file is made anew whenever the kernel is fetched or built.
 # KBUILD_CHECK=C=1 (scripts/lint): sparse on every file compiled; lint empties the directory
 # first, so that is every file, and the lanes of make check then find the modules built.
+# Where lint built the same inputs clean before, the products are unpacked instead of built
+# (scripts/build-replay: the inputs it hashes; nothing is replayed with MI_NO_CCACHE=1).
 MI_CACHE ?= $(or $(MEMINSPECT_CACHE),/var/cache/meminspect)
 KERNEL_BUILT := $(wildcard $(MI_CACHE)/kernels/$(KERNEL)/ready)
 build-kernel: build/$(KERNEL)/module/meminspect.ko build/$(KERNEL)/helper/meminspect_test.ko \
@@ -75,17 +77,20 @@ build-kernel: build/$(KERNEL)/module/meminspect.ko build/$(KERNEL)/helper/memins
 build/$(KERNEL)/module/meminspect.ko: $(MODULE_SRC) $(KERNEL_BUILT)
 	@test -n "$(KERNEL)" || { echo "build-kernel needs KERNEL=5.10|6.1|6.12|7.3|6.12-rt|6.1-arm64|6.12-arm64|7.3-arm64|debug" >&2; exit 2; }
 	@mkdir -p $(@D) && for f in $(MODULE_SRC); do ln -sf $(TOP)/$$f $(@D)/; done
-	scripts/kbuild $(KERNEL) $(@D) W=1 $(KBUILD_CHECK) modules
+	scripts/build-replay restore $(KERNEL) $(notdir $(@D)) $(@D) || \
+		scripts/kbuild $(KERNEL) $(@D) W=1 $(KBUILD_CHECK) modules
 
 build/$(KERNEL)/helper/meminspect_test.ko: $(HELPER_SRC) $(KERNEL_BUILT)
 	@mkdir -p $(@D) && for f in $(HELPER_SRC); do ln -sf $(TOP)/$$f $(@D)/; done
-	scripts/kbuild $(KERNEL) $(@D) W=1 $(KBUILD_CHECK) modules
+	scripts/build-replay restore $(KERNEL) $(notdir $(@D)) $(@D) || \
+		scripts/kbuild $(KERNEL) $(@D) W=1 $(KBUILD_CHECK) modules
 
 # meminspect_kunit.ko only where the kernel has CONFIG_KUNIT (module/kunit/Kbuild decides);
 # the stamp stands for "built, or nothing to build" on kernels without it.
 build/$(KERNEL)/kunit/.built: $(KUNIT_SRC) $(KERNEL_BUILT)
 	@mkdir -p $(@D) && for f in $(KUNIT_SRC); do ln -sf $(TOP)/$$f $(@D)/; done
-	scripts/kbuild $(KERNEL) $(@D) W=1 $(KBUILD_CHECK) modules
+	scripts/build-replay restore $(KERNEL) $(notdir $(@D)) $(@D) || \
+		scripts/kbuild $(KERNEL) $(@D) W=1 $(KBUILD_CHECK) modules
 	@touch $@
 
 # One tarball with everything a VM running that kernel needs (docs/bundle.md):
