@@ -39,9 +39,11 @@ SLACK_N=16
 FLOOR=65536
 prof_was=
 fs_mounted=
+fc_pid=
 
 allocinfo_cleanup()
 {
+	[ -n "$fc_pid" ] && kill "$fc_pid" 2>/dev/null
 	echo 0 > "$MI_TEST_DIR/allocs" 2>/dev/null
 	echo 0 > "$MI_TEST_DIR/pages" 2>/dev/null
 	rm -rf "$T/fs/"* 2>/dev/null
@@ -83,22 +85,32 @@ else
 	exit 1
 fi
 
-# shell_copy SRC DST: SRC copied by the shell itself, no fork: the table
-# and both allocinfo readings, so that nothing forks at either edge of the
-# window.  With `cat` each reading held that cat's own pages, and the shell,
-# running on before its child exec'd, copied pages of its own on write
-# (folio_prealloc); how many differed between the two allocinfo readings
-# with the scheduling (folio_prealloc +5 pages, allocs none live: one
-# debug-lane run in five, 4 Dec 2026).  A byte per read(): 3 s an allocinfo
-# reading there.
-shell_copy()
+# The table and both allocinfo readings are copied by progs/fcopy, one
+# process started (and warmed up: its buffer touched, a first copy made)
+# before the window and fed through a FIFO, so that nothing forks at either
+# edge of the window.  With `cat` each reading held that cat's own pages,
+# and the shell, running on before its child exec'd, copied pages of its own
+# on write (folio_prealloc); how many differed between the two allocinfo
+# readings with the scheduling (folio_prealloc +5 pages, allocs none live:
+# one debug-lane run in five, 4 Dec 2026).  Until 5 Dec 2026 the shell
+# copied them itself, a byte per read(): 3 s an allocinfo reading on the
+# debug lane.  Both FIFOs are opened read-write here, so neither open waits
+# for fcopy; an answer is waited for 120 s at most.
+if ! mkfifo "$T/fc-cmd" "$T/fc-ack"; then
+	fail "mkfifo for progs/fcopy"
+	exit 1
+fi
+"$ST_DIR/progs/fcopy" "$T/fc-cmd" "$T/fc-ack" &
+fc_pid=$!
+exec 7<> "$T/fc-cmd" 8<> "$T/fc-ack"
+fcopy()
 {
-	while IFS= read -r line; do
-		printf '%s\n' "$line"
-	done < "$1" > "$2"
+	_fc=
+	echo "$1 $2" >&7 && read -t 120 -r _fc <&8 && [ "$_fc" = ok ] && return 0
+	fail "progs/fcopy $1 -> $2: ${_fc:-no answer in 120 s}"
+	exit 1
 }
-# once before the window: the shell's own buffers grown, not inside it
-shell_copy "$AI" "$T/ai-warm"
+fcopy "$AI" "$T/ai-warm"
 
 # Armed before profiling goes on: the tables allocs preallocates at arming
 # are never tagged (a module unloaded with tagged bytes outstanding WARNs).
@@ -111,7 +123,7 @@ prof=$(cat "$T/prof")
 echo 1 > "$A/armed"
 prof_was=$prof
 echo 1 > "$PROF"
-shell_copy "$AI" "$T/ai0"
+fcopy "$AI" "$T/ai0"
 
 # the workload: N kmalloc(S) at allocs_fill, P pages at held_grow, and F
 # files whose 60-byte names need external dentry names, each with a page
@@ -123,11 +135,11 @@ while [ $i -lt $F ]; do
 	i=$((i + 1))
 done
 
-# The table read by the shell itself: a reader process's own pages
-# (folio_prealloc, page tables) would be live in it and in neither of
-# allocinfo's readings.
-shell_copy "$A/table" "$T/table"
-shell_copy "$AI" "$T/ai1"
+# The table read by fcopy, which had its pages before the window: a reader
+# started now would have its own (folio_prealloc, page tables) live in the
+# table and in neither of allocinfo's readings.
+fcopy "$A/table" "$T/table"
+fcopy "$AI" "$T/ai1"
 # What was allocated in the window is freed in it: a free after profiling
 # is off is not subtracted, and the helper would be unloaded with tagged
 # bytes outstanding.
