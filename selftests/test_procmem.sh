@@ -288,12 +288,16 @@ reader()
 	echo "$_good $_bad" > "$4"
 }
 
+# 15 reads per reader; 8 under KASAN, where the 60 took 26 CPU-s of the
+# debug lane (5 Dec 2026): the same four readers racing the same loop
+nr=15
+mi_kasan && nr=8
 if start_target "$T/churn.out" churn; then
 	rp=
 	for r in 1 2 3 4; do
 		f=mm
 		[ $((r % 2)) = 0 ] && f=vmas
-		reader $f "$tpid" 15 "$T/r$r" &
+		reader $f "$tpid" $nr "$T/r$r" &
 		rp="$rp $!"
 	done
 	wait $rp
@@ -302,9 +306,9 @@ if start_target "$T/churn.out" churn; then
 	st=$?
 	res=$(cat "$T"/r1 "$T"/r2 "$T"/r3 "$T"/r4 2>/dev/null | tr '\n' ' ')
 	bad=$(cat "$T"/r1 "$T"/r2 "$T"/r3 "$T"/r4 2>/dev/null |
-		awk '{ b += $2; g += $1 } END { print (g == 60 && b == 0) ? 0 : 1 }')
+		awk -v n=$((4 * nr)) '{ b += $2; g += $1 } END { print (g == n && b == 0) ? 0 : 1 }')
 	if [ "$bad" = 0 ] && [ $st = 0 ]; then
-		ok "4 readers x 15 reads of mm/vmas of a target mapping and unmapping in a loop: all complete ($res; $(grep -h max_stall_us "$T/churn.out"))"
+		ok "4 readers x $nr reads of mm/vmas of a target mapping and unmapping in a loop: all complete ($res; $(grep -h max_stall_us "$T/churn.out"))"
 	else
 		fail "4 readers of a churning target: all reads complete"
 		diag "good bad per reader: $res; target exit $st"
@@ -368,7 +372,11 @@ exits=0
 bad=0
 notes=0
 reads=
-for n in 1 2 3; do
+# three runs, the kill 100, 200 and 300 ms into the reads; under KASAN the
+# first two (each 11 CPU-s of the debug lane, 5 Dec 2026)
+runs="1 2 3"
+mi_kasan && runs="1 2"
+for n in $runs; do
 	start_target "$T/exit.$n.out" exit "$ne" 600000 || continue
 	rm -f "$T"/e?.started
 	rp=
@@ -397,9 +405,9 @@ for n in 1 2 3; do
 	exits=$((exits + 1))
 done
 check "a target with $ne VMAs killed mid-read ($exits runs, reads per reader:$reads): every read completes ($notes 'exited' notes seen)" \
-	test "$bad" = 0 -a "$exits" = 3
+	test "$bad" = 0 -a "$exits" = "$(echo $runs | wc -w)"
 # A read takes far longer than the gap between two (6 of 6 first reads
 # ended in the note on the debug lane): no note at all means the walk never
 # noticed an exit, or this test no longer kills mid-read.
-check "a target killed mid-read: the walk noticed it ($notes of 6 readers' reads ended in the 'exited' note)" \
+check "a target killed mid-read: the walk noticed it ($notes of $((2 * exits)) readers' reads ended in the 'exited' note)" \
 	test "$notes" -ge 1
