@@ -4,7 +4,8 @@
 # instead of building again (scripts/lint, the Makefile's build-kernel targets): in a scratch
 # git checkout holding copies of the scripts and stand-in sources, with a scratch cache (a
 # kernel's ready stamp, a build root's stamp and dpkg status, no kernel and no debootstrap).
-# The same inputs give the same entry, which restores what was kept, newer than the sources;
+# The same inputs give the same entry (asked for one build or three at once), which restores
+# what was kept, newer than the sources, found by its inputs or by the key given;
 # a changed or new source file, a touched or remade kernel, another package in the root or
 # another sub-build gives another entry, and nothing to restore; MI_NO_CCACHE=1 and a kernel
 # the user built (own-*) replay nothing; a comment in scripts/lib.sh changes nothing. TAP.
@@ -37,6 +38,8 @@ br() { "$s/scripts/build-replay" "$@"; }
 k0=$(br key 6.1 module)
 tap_check "a key for kernel 6.1's module build" test -n "$k0"
 tap_is "the same inputs: the same key" "$(br key 6.1 module)" "$k0"
+tap_is "keys of three builds at once: each as asked alone" "$(br key 6.1 module helper kunit | tr '\n' ' ')" \
+	"$k0 $(br key 6.1 helper) $(br key 6.1 kunit) "
 mkdir -p "$t/built" "$t/out"
 echo ko >"$t/built/meminspect.ko"
 : >"$t/built/.built"
@@ -48,6 +51,8 @@ touch "$s/module/a.c"
 tap_check "restore after keep" br restore 6.1 module "$t/out"
 tap_is "restored: the .ko files and .built, not the objects" "$(cd "$t/out" && ls -A | tr '\n' ' ')" ".built meminspect.ko "
 tap_check "restored products newer than the sources (make finds them built)" test "$t/out/meminspect.ko" -nt "$s/module/a.c"
+tap_check "restore by the key given (as lint does): the same products" \
+	sh -c '"$0" restore 6.1 module "$1" "$2" && [ -f "$1/meminspect.ko" ]' "$s/scripts/build-replay" "$t/out4" "$k0"
 
 differs() { # DESCRIPTION: the key now differs from k0 and restore finds nothing
 	local k
