@@ -8,7 +8,8 @@
 # what was kept, newer than the sources, found by its inputs or by the key given;
 # a changed or new source file, a touched or remade kernel, another package in the root or
 # another sub-build gives another entry, and nothing to restore; MI_NO_CCACHE=1 and a kernel
-# the user built (own-*) replay nothing; a comment in scripts/lib.sh changes nothing. TAP.
+# the user built (own-*) replay nothing; a comment in scripts/lib.sh changes nothing; keep
+# leaves the newest 108 entries. TAP.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 t=$(mktemp -d)
@@ -99,6 +100,9 @@ tap_check "another sub-build (helper): another key" test "$(br key 6.1 helper)" 
 tap_is "MI_NO_CCACHE=1: no key" "$(MI_NO_CCACHE=1 br key 6.1 module)" ""
 tap_check "MI_NO_CCACHE=1: nothing restored" sh -c '! MI_NO_CCACHE=1 "$0" restore 6.1 module "$1"' \
 	"$s/scripts/build-replay" "$t/out3"
+for i in $(seq 1 110); do br keep 6.1 module "$t/built" "k$i"; done
+tap_is "keep keeps the newest 108 entries" "$(ls "$t/cache/ccache/builds" | wc -l)" 108
+tap_check "the newest kept" test -f "$t/cache/ccache/builds/k110.tar"
 tap_is "a kernel the user built (own-*): no key" "$(br key own-mine module)" ""
 rm -rf "$s/.git"
 tap_is "outside a git checkout: no key" "$(br key 6.1 module)" ""
