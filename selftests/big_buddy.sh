@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # buddy past /proc/pagetypeinfo's cap.  Needs a guest with at least 2 GiB:
-# scripts/check runs it in a second VM (vm-run --mem 2G), so it is not named
-# test_*.sh and the 1 GiB suite does not pick it up.
+# scripts/check runs it first in a guest booted with 2 GiB (the x86 lanes'
+# hot-remove guest, a KASAN lane's suite guest, else one of its own), so it
+# is not named test_*.sh and the 1 GiB suite does not pick it up.
 #
 # progs/frag leaves about 128 free order-0 blocks per MiB it maps (the odd
 # frames of its memory; their buddies stay allocated, so they cannot
@@ -49,6 +50,8 @@ if [ "$mib" -lt 1000 ]; then
 	fail "big_buddy.sh needs frag to map 1000 MiB, MemAvailable allows $mib: run it with vm-run --mem 2G"
 	exit 0
 fi
+# the file before frag's shell opens it: the loop's first grep can come first
+: > "$T/frag.out"
 "$ST_DIR/progs/frag" "$mib" > "$T/frag.out" 2> "$T/frag.err" &
 frag_pid=$!
 i=0
