@@ -123,7 +123,8 @@ mi_lane_timeout() {
 # MemTotal ~1690 MiB (KASAN's shadow, kmemleak's pool) and maps ~1220 MiB, enough. Until
 # 4 Dec 2026 a KASAN kernel got 3 GiB for a MemTotal floor of 1800 MiB that asked more than
 # the test needs: a third more of frag's work in the slowest guest (113 s against 84 s).
-# Where it equals mi_lane_mem, scripts/check runs big_*.sh in the suite's guest, first.
+# Where it equals mi_lane_mem, scripts/check runs big_*.sh in the suite's guest, first; else first in
+# the lane's hot-remove guest (x86), booted with it; else in a guest of its own.
 mi_lane_big_mem() { echo 2G; }
 # Memory, time and boot options follow the kernel's config, not its name: the debug lane is one
 # kernel built here (scripts/debug-kernel registers it with scripts/own-kernel), and a kernel
