@@ -54,13 +54,9 @@ fi
 : > "$T/frag.out"
 "$ST_DIR/progs/frag" "$mib" > "$T/frag.out" 2> "$T/frag.err" &
 frag_pid=$!
-i=0
-while ! grep -q '^ready' "$T/frag.out" && kill -0 "$frag_pid" 2>/dev/null &&
-	[ "$i" -lt 600 ]; do
-	sleep 0.5
-	i=$((i + 1))
-done
-if ! grep -q '^ready' "$T/frag.out"; then
+# 300 s at most; polled without a process a round (lib.sh's wait_line): on
+# the debug lane frag takes ~40 s to get ready
+if ! wait_line "$T/frag.out" ready "$frag_pid" 3000; then
 	fail "frag $mib did not get ready: $(cat "$T/frag.err")"
 	exit 0
 fi

@@ -66,7 +66,7 @@ wait_blocks()
 			[ "$(cat "$MEM/$_b/state" 2>/dev/null)" = "$2" ] || _st=no
 		done
 		[ "$_c" -eq "$1" ] && [ "$_st" = yes ] && return 0
-		sleep 0.5
+		mi_nap 0.5
 	done
 	return 1
 }
@@ -310,7 +310,7 @@ timed_round()
 	timed_read buddy "$T/ga" &
 	pids=$!
 	while ! in_pause "$T/ga" && [ $(($(now_ms) - t_a)) -lt 1000 ]; do
-		sleep 0.1
+		mi_nap 0.1
 	done
 	seen=no
 	in_pause "$T/ga" && seen=yes

@@ -27,6 +27,50 @@ MI_PAGE_KB=${MI_PAGE_KB:-4}
 MI_TAP_COUNTER=${MI_TAP_COUNTER:-${TMPDIR:-/tmp}/meminspect-tap.count}
 [ -n "${ST_DIR:-}" ] || ST_DIR=$(cd "$(dirname "$0")" && pwd)
 
+# ---- waiting without a process ---------------------------------------------
+
+# mi_nap SECONDS: wait SECONDS (fractions too) without starting a process, for
+# the polling loops.  busybox's sleep is a program, and in the debug lane's
+# guest (KASAN, lockdep, kmemleak under TCG) each fork and exec of one cost
+# ~0.1 s of host CPU: a loop polling every 0.1 s paid for its naps by the
+# second of wall time, more the slower the host ran the guest (docs/kernels.md,
+# "Forks under KASAN").  read -t on a FIFO that nobody writes, opened
+# read-write so that the open does not wait for a writer, waits inside the
+# shell (fd 9, for every subshell of the file).  Where read has no -t (dash,
+# a test file run on the host) it is sleep.  A signal may end a nap early: a
+# polling loop checks again, no more.
+_mi_nap=
+if _mi_nap_f=${TMPDIR:-/tmp}/mi-nap.$$ &&
+	mkfifo "$_mi_nap_f" 2>/dev/null; then
+	exec 9<>"$_mi_nap_f"
+	rm -f "$_mi_nap_f"
+	read -t 0.01 -u 9 _mi_nap_x 2>/dev/null
+	case $? in
+	1 | 1[3-9][0-9] | 2[0-9][0-9]) _mi_nap=yes ;;
+	*) exec 9<&- ;;
+	esac
+fi
+mi_nap()
+{
+	if [ -n "$_mi_nap" ]; then
+		read -t "$1" -u 9 _mi_nap_x
+	else
+		sleep "$1"
+	fi
+	return 0
+}
+
+# mi_has_prefix FILE PREFIX: some line of FILE starts with PREFIX, read by the
+# shell itself (no grep: see mi_nap)
+mi_has_prefix()
+{
+	[ -r "$1" ] || return 1
+	while IFS= read -r _hp_l || [ -n "$_hp_l" ]; do
+		case $_hp_l in "$2"*) return 0 ;; esac
+	done < "$1"
+	return 1
+}
+
 # ---- TAP ------------------------------------------------------------------
 
 # The writer is tap.sh's; these are the selftests' short names for it.  The count is run.sh's
@@ -416,7 +460,7 @@ mi_reload()
 	while mi_loaded && ! rmmod meminspect 2>/dev/null; do
 		_i=$((_i + 1))
 		[ "$_i" -ge 50 ] && return 1
-		sleep 0.1
+		mi_nap 0.1
 	done
 	insmod "$MI_KO" "$@"
 }
@@ -466,20 +510,21 @@ helper_unload()
 	rmmod meminspect_test
 }
 
-# wait_line FILE PATTERN [PID [TENTHS]]: until a line of FILE matches the
-# grep PATTERN (status 0), PID has exited or TENTHS tenths of a second
-# (default 600) have passed (status 1)
+# wait_line FILE PREFIX [PID [TENTHS]]: until a line of FILE starts with
+# PREFIX (status 0), PID has exited or TENTHS tenths of a second (default
+# 600) have passed (status 1).  No process a round (mi_nap, mi_has_prefix):
+# its targets take seconds to get ready under KASAN.
 wait_line()
 {
 	_wl_i=0
-	while ! grep -q "$2" "$1" 2>/dev/null; do
+	while ! mi_has_prefix "$1" "$2"; do
 		_wl_i=$((_wl_i + 1))
 		if [ "$_wl_i" -gt "${4:-600}" ] ||
 			{ [ -n "${3:-}" ] && ! kill -0 "$3" 2>/dev/null; }; then
-			grep -q "$2" "$1" 2>/dev/null
+			mi_has_prefix "$1" "$2"
 			return
 		fi
-		sleep 0.1
+		mi_nap 0.1
 	done
 }
 

@@ -38,7 +38,7 @@ churn_wait()
 		[ -r "$T/churn.state" ] && read -r _cw_s < "$T/churn.state"
 		[ "$_cw_s" = "$1" ] && return 0
 		kill -0 "$churn_pid" 2>/dev/null || break
-		sleep 0.05
+		mi_nap 0.05
 		_cw_n=$((_cw_n + 1))
 	done
 	diag "churn: state '${_cw_s:-none}', not '$1' (pid $churn_pid)"

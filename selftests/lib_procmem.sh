@@ -26,7 +26,7 @@ start_ready()
 	rm -f "$_out"
 	"$@" > "$_out" 2>&1 &
 	pids="$pids $!"
-	if ! wait_line "$_out" '^ready' $!; then
+	if ! wait_line "$_out" ready $!; then
 		diag "${1##*/} did not get ready ($*): $(cat "$_out")"
 		return 1
 	fi

@@ -40,6 +40,7 @@ for t in "$@"; do
 	diag "$name"
 	before=$(tap_count)
 	t_start=$(cut -d' ' -f1 /proc/uptime)
+	p_start=$(awk '$1 == "processes" { print $2 }' /proc/stat)
 	# -k: a test whose TERM trap hangs is killed 30 s later.  stderr
 	# becomes "# " lines so that stdout stays pure TAP.
 	{
@@ -60,8 +61,11 @@ for t in "$@"; do
 	fi
 	# a failed test must not take the module or debugfs from the next one
 	mi_restore
-	# per-file wall time: what make check's lanes spend their time on (docs/tests.md)
-	diag "time $name $(awk -v s="$t_start" '{ printf "%.1f", $1 - s }' /proc/uptime) s"
+	# per-file wall time: what make check's lanes spend their time on (docs/tests.md);
+	# and the processes it started (forks): under KASAN each costs the debug lane's
+	# guest ~0.1 s of host CPU (docs/kernels.md, "Forks under KASAN")
+	diag "time $name $(awk -v s="$t_start" '{ printf "%.1f", $1 - s }' /proc/uptime) s," \
+		"$(($(awk '$1 == "processes" { print $2 }' /proc/stat) - p_start)) processes"
 done
 
 rm -f "$MI_TAP_COUNTER" "$MI_TAP_COUNTER.rc"

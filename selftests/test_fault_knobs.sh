@@ -252,7 +252,7 @@ if [ -r "$KPL" ]; then
 	# about a second under TCG: up to 20 s
 	i=0
 	while [ "$(fstat slab attached)" != no ] && [ $i -lt 200 ]; do
-		sleep 0.1
+		mi_nap 0.1
 		i=$((i + 1))
 	done
 	check_eq "fault: linger: after a linger of 200 ms the probes go by themselves ($((i * 100)) ms)" \

@@ -310,7 +310,7 @@ for sig in TERM INT; do
 	bg=$!
 	i=0
 	while [ "$(cat "$FD/armed")" != 1 ] && [ $i -lt 100 ]; do
-		sleep 0.1
+		mi_nap 0.1
 		i=$((i + 1))
 	done
 	spid=$(mi_lookup "$FD/settings" aim-pid value)

@@ -48,7 +48,7 @@ expect_alloc_reports begin
 rm -f "$T/storm"
 "$PROG" storm "$STORM_SECS" > "$T/storm" 2>&1 &
 spid=$!
-if ! wait_line "$T/storm" '^pid ' "$spid" 100; then
+if ! wait_line "$T/storm" 'pid ' "$spid" 100; then
 	fail "fault: storm: faultprog started ($(cat "$T/storm" 2> /dev/null))"
 	exit 0
 fi
@@ -81,7 +81,7 @@ while [ "$(date +%s)" -lt "$end" ]; do
 		errors=$((errors + 1))
 	fi
 	rounds=$((rounds + 1))
-	sleep 0.2
+	mi_nap 0.2
 done
 failed=$(($(fstat slab failed) + $(fstat pages failed)))
 fset armed 0
@@ -129,7 +129,7 @@ fi
 
 # disarmed: the same workload, briefly, sees no error
 "$PROG" storm 1 > "$T/after" 2>&1 &
-wait_line "$T/after" '^pid ' $! 100
+wait_line "$T/after" 'pid ' $! 100
 kill -USR1 $!
 wait $!
 # shellcheck disable=SC2046

@@ -46,7 +46,7 @@ check_eq "fault: excluded lists tomoyo_realpath_from_path as built in, present $
 	done
 ) &
 copy=$!
-while [ ! -s "$T/copy" ]; do sleep 0.1; done
+while [ ! -s "$T/copy" ]; do mi_nap 0.1; done
 # Split page-table locks: where spinlock_t is too big to sit in struct page
 # (PREEMPT_RT; lockdep, as on the debug kernel) each page table's lock is a
 # slab object (ALLOC_SPLIT_PTLOCKS: ptlock_alloc(), which exists only then,

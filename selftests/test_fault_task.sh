@@ -26,8 +26,8 @@ start()
 	rm -f "$T/out"
 	"$PROG" open $N "$@" > "$T/out" 2>&1 &
 	BGPID=$!
-	wait_line "$T/out" '^pid ' "$BGPID" 100 || return 1
-	[ -z "$1" ] || wait_line "$T/out" '^child ' "$BGPID" 100 || return 1
+	wait_line "$T/out" 'pid ' "$BGPID" 100 || return 1
+	[ -z "$1" ] || wait_line "$T/out" 'child ' "$BGPID" 100 || return 1
 	PID=$(awk '$1 == "pid" { print $2 }' "$T/out")
 	CHILD=$(awk '$1 == "child" { print $2 }' "$T/out")
 }

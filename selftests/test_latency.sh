@@ -228,7 +228,7 @@ else
 	# up to 300 s while frag lives (the test's own timeout is 600): frag maps
 	# and frees FRAG MiB a page at a time, which a guest starved beside the
 	# other lanes did not finish in 60 s (6.12-arm64, a nice-10 run)
-	if ! wait_line "$T/frag.out" '^ready' "$frag_pid" 3000; then
+	if ! wait_line "$T/frag.out" ready "$frag_pid" 3000; then
 		fail "latency: frag $FRAG did not get ready: $(cat "$T/frag.err")"
 	else
 		diag "latency: MemFree $free kB, margin $MARGIN MiB, held $hold pages, frag $(cat "$T/frag.out"), MemFree now $(meminfo MemFree) kB"
@@ -429,7 +429,7 @@ if [ "$st" = ready ] && mkdir "$CG/mi-lat" 2> /dev/null; then
 	i=0
 	while ! rmdir "$CG/mi-lat" 2> /dev/null && [ $i -lt 100 ]; do
 		i=$((i + 1))
-		sleep 0.1
+		mi_nap 0.1
 	done
 	eq "latency: reloaded module is disarmed" "$(cat "$L/armed")" 0
 fi

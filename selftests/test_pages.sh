@@ -40,7 +40,7 @@ if [ -w "$HP" ]; then
 fi
 "$MT" huge "$nhuge" > "$T/mt" 2>&1 &
 pids="$pids $!"
-wait_line "$T/mt" '^ready' $! || diag "memtarget huge $nhuge did not get ready: $(cat "$T/mt")"
+wait_line "$T/mt" ready $! || diag "memtarget huge $nhuge did not get ready: $(cat "$T/mt")"
 
 # the thresholds of the per-CPU vmstat deltas: a zone counter read from
 # /proc/vmstat lags its true value by at most the sum over zones and CPUs of
@@ -65,7 +65,7 @@ if [ -x "$PT" ]; then
 	rm -f "$T/anon.stop"
 	(while [ ! -e "$T/anon.stop" ]; do
 		awk '$1 == "nr_anon_pages" { print $2 }' /proc/vmstat
-		sleep 0.2
+		mi_nap 0.2
 	done > "$T/anon.poll") &
 	anon_poller=$!
 	busybox time -v "$PT" -r > "$T/pt" 2> "$T/pt.time"

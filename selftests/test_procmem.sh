@@ -387,7 +387,7 @@ for n in $runs; do
 	_w=0
 	while [ ! -e "$T/e1.started" ] || [ ! -e "$T/e2.started" ]; do
 		[ $_w -lt 200 ] || break
-		usleep 50000
+		mi_nap 0.05
 		_w=$((_w + 1))
 	done
 	usleep $((n * 100000))

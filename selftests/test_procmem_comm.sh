@@ -32,7 +32,7 @@ i=0
 while [ "$(awk '$1 == "State:" { print $2 }' "/proc/$cpid/status" 2>/dev/null)" != Z ]; do
 	i=$((i + 1))
 	[ $i -gt 100 ] && break
-	sleep 0.1
+	mi_nap 0.1
 done
 diag "target $tpid, zombie child $cpid (after $i polls), named $(od -c "/proc/$tpid/comm" | head -n 1)"
 

@@ -62,7 +62,7 @@ undo()
 	i=0
 	while [ -d "$CG/mi-rp" ] && ! rmdir "$CG/mi-rp" 2> /dev/null && [ $i -lt 100 ]; do
 		i=$((i + 1))
-		sleep 0.1
+		mi_nap 0.1
 	done
 	[ -n "$cg_mounted" ] && umount "$CG"
 	rmmod brd 2> /dev/null
@@ -136,7 +136,7 @@ if [ -n "$workload" ]; then
 			[ "$(meminfo MemFree)" -lt $((total / 16)) ] && break
 		fi
 		i=$((i + 1))
-		sleep 0.2
+		mi_nap 0.2
 	done
 	sh -c "$loop" sh "$CG/mi-rp" /dev/ram1 $((dev_kb / 1024)) "$margin" "$T/note" &
 	wl1=$!
@@ -177,7 +177,7 @@ fi
 (
 	while [ ! -e "$T/psi.stop" ]; do
 		cat /proc/pressure/memory
-		sleep 0.2
+		mi_nap 0.2
 	done
 ) > "$T/psi.log" 2> /dev/null &
 ppid=$!
@@ -187,7 +187,7 @@ if [ -n "$cgarg" ]; then
 	(
 		while [ ! -e "$T/psi.stop" ]; do
 			sed 's/^/cg /' "$cgcopy"
-			sleep 0.2
+			mi_nap 0.2
 		done
 	) > "$T/psi.cg.log" 2> /dev/null &
 	cgpid=$!

@@ -56,7 +56,7 @@ toggle()
 	_t_bad=0
 	while [ ! -e "$T/stop" ]; do
 		echo 1 > "$L/armed" || _t_bad=$((_t_bad + 1))
-		sleep 0.5
+		mi_nap 0.5
 		echo 0 > "$L/armed" || _t_bad=$((_t_bad + 1))
 	done
 	echo "$_t_bad" > "$T/toggle"

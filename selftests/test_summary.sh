@@ -258,7 +258,7 @@ rss_anon_falls()
 			[ "$2" = 1 ] && break
 		fi
 		_ra_last=${_ra_v:-0}
-		sleep 0.05
+		mi_nap 0.05
 	done
 	echo "$_ra_f $_ra_n"
 }

@@ -111,7 +111,7 @@ while [ $c -le "$CYCLES" ]; do
 			bad_unload=$((bad_unload + 1))
 			break
 		fi
-		usleep 100000
+		mi_nap 0.1
 	done
 	busy=$((busy + tries))
 	if mi_loaded; then
@@ -151,7 +151,7 @@ stop_readers
 n=0
 while left=$(ps -o pid,args 2> /dev/null | grep -c "cat $MI_DIR/[^ ]*$") &&
 	[ "$left" -gt 0 ] && [ $n -lt 50 ]; do
-	usleep 100000
+	mi_nap 0.1
 	n=$((n + 1))
 done
 check "readers stopped (no cat of $MI_DIR left $((n / 10)) s after)" [ "$left" -eq 0 ]
