@@ -32,7 +32,7 @@ MI_TAP_COUNTER=${MI_TAP_COUNTER:-${TMPDIR:-/tmp}/meminspect-tap.count}
 # mi_nap SECONDS: wait SECONDS (fractions too) without starting a process, for
 # the polling loops.  busybox's sleep is a program, and in the debug lane's
 # guest (KASAN, lockdep, kmemleak under TCG) each fork and exec of one cost
-# ~0.1 s of host CPU: a loop polling every 0.1 s paid for its naps by the
+# ~80 ms of host CPU: a loop polling every 0.1 s paid for its naps by the
 # second of wall time, more the slower the host ran the guest (docs/kernels.md,
 # "Forks under KASAN").  read -t on a FIFO that nobody writes, opened
 # read-write so that the open does not wait for a writer, waits inside the
@@ -44,6 +44,7 @@ if _mi_nap_f=${TMPDIR:-/tmp}/mi-nap.$$ &&
 	mkfifo "$_mi_nap_f" 2>/dev/null; then
 	exec 9<>"$_mi_nap_f"
 	rm -f "$_mi_nap_f"
+	# shellcheck disable=SC3045 # not POSIX: probed here, busybox ash and bash have it
 	read -t 0.01 -u 9 _mi_nap_x 2>/dev/null
 	case $? in
 	1 | 1[3-9][0-9] | 2[0-9][0-9]) _mi_nap=yes ;;
@@ -53,6 +54,7 @@ fi
 mi_nap()
 {
 	if [ -n "$_mi_nap" ]; then
+		# shellcheck disable=SC3045 # only where the probe above found it
 		read -t "$1" -u 9 _mi_nap_x
 	else
 		sleep "$1"

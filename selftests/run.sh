@@ -63,7 +63,7 @@ for t in "$@"; do
 	mi_restore
 	# per-file wall time: what make check's lanes spend their time on (docs/tests.md);
 	# and the processes it started (forks): under KASAN each costs the debug lane's
-	# guest ~0.1 s of host CPU (docs/kernels.md, "Forks under KASAN")
+	# guest ~80 ms of host CPU (docs/kernels.md, "Forks under KASAN")
 	diag "time $name $(awk -v s="$t_start" '{ printf "%.1f", $1 - s }' /proc/uptime) s," \
 		"$(($(awk '$1 == "processes" { print $2 }' /proc/stat) - p_start)) processes"
 done
