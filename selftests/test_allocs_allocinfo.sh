@@ -253,6 +253,13 @@ while read -r k ab ac mb mc; do
 			agree "$mb" "$ab" "$mc" "$ac"
 		continue
 	fi
+	# the records in flight again, from allocinfo's side: a count of one
+	# moment's frees (23 live at HZ=100, cc26), not of the window's
+	# allocations; allocs has them under the free functions, at its own moment
+	if [ -n "$in_flight" ] && [ "$f" = slab_free_hook ]; then
+		diag "not compared: allocinfo $k: +$ab bytes, +$ac live, CONFIG_SLUB_RCU_DEBUG's records in flight (allocs: the free functions)"
+		continue
+	fi
 	if [ "$ab" -le $SLACK ]; then
 		check "allocinfo $k: +$ab bytes, +$ac live; allocs none, within $SLACK" \
 			agree 0 "$ab" 0 "$ac"
