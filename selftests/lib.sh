@@ -73,6 +73,31 @@ mi_has_prefix()
 	return 1
 }
 
+# mi_read VAR FILE: VAR set to FILE's text as "$(cat FILE)" gives it (trailing
+# newlines dropped), read by the shell itself: no process (see mi_nap).  Fails,
+# VAR unchanged, where FILE cannot be opened.  For short files (a knob, a
+# one-line record): the shell's read takes a byte a system call, and past a few
+# hundred bytes that costs as much as the fork it saves.
+mi_read()
+{
+	_mr_v='' _mr_nl=''
+	{
+		while IFS= read -r _mr_l || [ -n "$_mr_l" ]; do
+			_mr_v=$_mr_v$_mr_nl$_mr_l
+			_mr_nl='
+'
+		done
+	} < "$2" || return 1
+	while :; do
+		case $_mr_v in
+		*'
+') _mr_v=${_mr_v%?} ;;
+		*) break ;;
+		esac
+	done
+	eval "$1=\$_mr_v"
+}
+
 # ---- TAP ------------------------------------------------------------------
 
 # The writer is tap.sh's; these are the selftests' short names for it.  The count is run.sh's
@@ -110,6 +135,14 @@ check_eq()
 		fail "$1"
 		diag "$1: got '$2', want '$3'"
 	fi
+}
+
+# check_read DESC FILE WANT: ok if FILE reads WANT, as "$(cat FILE)" would give
+# it, read without a process (mi_read); else not ok with what it read
+check_read()
+{
+	mi_read _cr_v "$2" || _cr_v="(not readable)"
+	check_eq "$1" "$_cr_v" "$3"
 }
 
 # ---- numbers --------------------------------------------------------------
@@ -245,6 +278,34 @@ mi_lookup()
 		exit
 	}
 	END { exit !found }' "$1"
+}
+
+# mi_lookup_cols FILE KEY COLUMN...: the values in those columns of the record
+# whose first value is KEY, on one line, space-separated: one process where a
+# mi_lookup per column is one each.  Fails if there is no such record or
+# column.  No column here runs to the end of the line.
+mi_lookup_cols()
+{
+	_mlc_f=$1 _mlc_k=$2
+	shift 2
+	awk -v key="$_mlc_k" -v cols="$*" '
+	NR == 1 {
+		for (i = 1; i <= NF; i++)
+			idx[$i] = i
+		n = split(cols, name, " ")
+		for (i = 1; i <= n; i++)
+			if (!(c[i] = idx[name[i]]))
+				exit 1
+		next
+	}
+	/^#/ { next }
+	$1 == key {
+		for (i = 1; i <= n; i++)
+			printf "%s%s", $c[i], (i < n ? " " : "\n")
+		found = 1
+		exit
+	}
+	END { exit !found }' "$_mlc_f"
 }
 
 # mi_field FILE NAME: summary-style lookup (header "field value unit")

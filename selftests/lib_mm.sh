@@ -368,6 +368,32 @@ walk_stat()
 	} END { exit !f }' "$1"
 }
 
+# walk_note FILE: the "# walk:" note of buddy/fragmentation in $WALK_NOTE, read
+# once (one process) for walk_get's lookups; fails where FILE has none
+walk_note()
+{
+	WALK_NOTE=$(awk '$1 == "#" && $2 == "walk:" { print; f = 1; exit }
+		END { exit !f }' "$1")
+}
+
+# walk_get NAME: a figure of $WALK_NOTE in $WV, found by the shell (no process:
+# under KASAN each costs the debug guest ~0.05 s, and a note has nine)
+walk_get()
+{
+	_wg_k=$1 WV=
+	set -f
+	# shellcheck disable=SC2086 # the note's words, "# walk:" and then NAME VALUE pairs
+	set -- $WALK_NOTE
+	set +f
+	[ $# -ge 2 ] && shift 2
+	while [ $# -ge 2 ]; do
+		# shellcheck disable=SC2034 # the answer, for walk_get's callers
+		[ "$1" = "$_wg_k" ] && WV=$2 && return 0
+		shift 2
+	done
+	return 1
+}
+
 # mm_phase PHASE ROUNDS SNAP SPECS: run SNAP (a function that leaves the
 # flat files $T/ours, $T/r1 and $T/r2: ours, the reference before, the
 # reference after) and compare, up to ROUNDS times while a value misses; a

@@ -91,26 +91,42 @@ pgtables_kb=VmPTE map_count=MapCount max_map_count=MaxMapCount
 start_code=StartCode end_code=EndCode start_stack=StartStack
 start_data=StartData end_data=EndData start_brk=StartBrk comm=Comm pid=Pid"
 
-# anchors PID OUT: the kernel's own figures for PID, one "Key value" a line
+# anchors PID OUT: the kernel's own figures for PID, one "Key value" a line,
+# read by one awk (it was ten processes, read twice a check: under KASAN a
+# process costs the debug guest ~0.05-0.1 s)
 anchors()
 {
-	{
-		kv "/proc/$1/smaps_rollup"
-		awk '/^Private_(Clean|Dirty):/ { s += $2 }
-		     END { print "Uss", s }' "/proc/$1/smaps_rollup"
-		kv "/proc/$1/status"
-		awk '/^Vm(Exe|Lib):/ { s += $2 } END { print "VmExecLib", s }' \
-			"/proc/$1/status"
-		echo "MapCount $(grep -vc '\[vsyscall\]' "/proc/$1/maps")"
-		echo "MaxMapCount $(cat /proc/sys/vm/max_map_count)"
-		echo "Comm $(cat "/proc/$1/comm")"
-		echo "Pid $1"
-		# /proc/PID/stat after the ")" of comm: field 3 is $1 here
-		sed 's/.*) //' "/proc/$1/stat" | awk '{
-			print "StartCode", $24; print "EndCode", $25
-			print "StartStack", $26; print "StartData", $43
-			print "EndData", $44; print "StartBrk", $45 }'
-	} > "$2"
+	awk -v pid="$1" '
+	# smaps_rollup, status: "Key: value ..."
+	FILENAME ~ /\/(smaps_rollup|status)$/ {
+		k = $1
+		sub(/:$/, "", k)
+		print k, $2
+		if (k ~ /^Private_(Clean|Dirty)$/)
+			uss += $2
+		if (k ~ /^Vm(Exe|Lib)$/)
+			execlib += $2
+		next
+	}
+	FILENAME ~ /\/maps$/ { if ($0 !~ /\[vsyscall\]/) nmaps++; next }
+	FILENAME ~ /\/max_map_count$/ { print "MaxMapCount", $0; next }
+	FILENAME ~ /\/comm$/ { print "Comm", $0; next }
+	# /proc/PID/stat after the ")" of comm: field 3 is f[1] here
+	FILENAME ~ /\/stat$/ {
+		s = $0
+		sub(/.*\) /, "", s)
+		split(s, f, " ")
+		print "StartCode", f[24]; print "EndCode", f[25]
+		print "StartStack", f[26]; print "StartData", f[43]
+		print "EndData", f[44]; print "StartBrk", f[45]
+	}
+	END {
+		print "Uss", uss + 0
+		print "VmExecLib", execlib + 0
+		print "MapCount", nmaps + 0
+		print "Pid", pid
+	}' "/proc/$1/smaps_rollup" "/proc/$1/status" "/proc/$1/maps" \
+		/proc/sys/vm/max_map_count "/proc/$1/comm" "/proc/$1/stat" > "$2"
 }
 
 # ours MMFILE OUT: the mm record, pgtables in kB, addresses in decimal

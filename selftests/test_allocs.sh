@@ -73,7 +73,7 @@ rejects_all()
 	for _ra_v; do
 		rejects "$_ra_k" "$_ra_v"
 	done
-	check "$_ra_k still 0" [ "$(cat "$A/$_ra_k")" = 0 ]
+	check_read "$_ra_k still 0" "$A/$_ra_k" 0
 }
 
 # ---- bad writes ----------------------------------------------------------------
@@ -87,7 +87,7 @@ for v in 1000 0 99999999 abc; do
 		ok "hash_size rejects $v"
 	fi
 done
-check "hash_size unchanged" [ "$(cat "$A/hash_size")" = "$hs" ]
+check_read "hash_size unchanged" "$A/hash_size" "$hs"
 rejects_all sample_bytes -1 abc 1073741825 '1 1'
 echo 1 > "$A/armed"
 if echo 4096 > "$A/hash_size" 2>/dev/null; then
@@ -100,7 +100,7 @@ if echo 1 > "$A/aim_pid" 2>/dev/null; then
 else
 	ok "aim_pid is busy while armed"
 fi
-check "aim_pid unchanged" [ "$(cat "$A/aim_pid")" = 0 ]
+check_read "aim_pid unchanged" "$A/aim_pid" 0
 if echo 4096 > "$A/sample_bytes" 2>/dev/null; then
 	fail "sample_bytes is busy while armed"
 else
@@ -363,9 +363,9 @@ else
 	for v in mi-allocs /no-such-cgroup "/$(printf '%0300d' 0)"; do
 		rejects aim_cgroup "$v" "'$(printf '%.20s' "$v")' (${#v} bytes): relative, missing or too long"
 	done
-	check "aim_cgroup still empty" [ -z "$(cat "$A/aim_cgroup")" ]
+	check_read "aim_cgroup still empty" "$A/aim_cgroup" ''
 	echo /mi-allocs > "$A/aim_cgroup"
-	check "aim_cgroup reads back /mi-allocs" [ "$(cat "$A/aim_cgroup")" = /mi-allocs ]
+	check_read "aim_cgroup reads back /mi-allocs" "$A/aim_cgroup" /mi-allocs
 	echo 1 > "$A/armed"
 	rejects aim_cgroup / "/ while armed (-EBUSY)"
 	# the helper's N objects from a shell in the cgroup; freed from
@@ -390,7 +390,7 @@ else
 	check "aim_cgroup: find's allocations in a cgroup below the aim are counted" [ "$allocs" -gt 0 ]
 	check "aim_cgroup: no helper site (the helper was not used)" [ "$(site_field 4)" = none ]
 	echo > "$A/aim_cgroup"
-	check "aim_cgroup cleared" [ -z "$(cat "$A/aim_cgroup")" ]
+	check_read "aim_cgroup cleared" "$A/aim_cgroup" ''
 	rmdir "$ACG/sub" "$ACG" 2>/dev/null
 fi
 
@@ -410,13 +410,13 @@ else
 	for v in no-such-cache "$(printf '%070d' 0)" 'two words'; do
 		rejects aim_cache "$v" "'$(printf '%.20s' "$v")' (${#v} bytes): no such cache, too long or not a name"
 	done
-	check "aim_cache still empty" [ -z "$(cat "$A/aim_cache")" ]
+	check_read "aim_cache still empty" "$A/aim_cache" ''
 	# the helper's own cache: nothing else allocates from it (test_slabs.sh);
 	# made at the first slab_objs write
 	HC=meminspect_test_obj
 	echo 0 > "$MI_TEST_DIR/slab_objs"
 	echo "$HC" > "$A/aim_cache"
-	check "aim_cache reads back $HC" [ "$(cat "$A/aim_cache")" = "$HC" ]
+	check_read "aim_cache reads back $HC" "$A/aim_cache" "$HC"
 	echo 1 > "$A/armed"
 	rejects aim_cache dentry "dentry while armed (-EBUSY)"
 	echo "$N" > "$MI_TEST_DIR/slab_objs"
@@ -463,7 +463,7 @@ else
 		[ -z "$(awk 'NR > 1 && !/^#/ && $8 != "dentry"' "$A/table")" ]
 	rm -rf /tmp/mi-dc
 	echo > "$A/aim_cache"
-	check "aim_cache cleared" [ -z "$(cat "$A/aim_cache")" ]
+	check_read "aim_cache cleared" "$A/aim_cache" ''
 fi
 
 # ---- aim_module: the injector's module aim, at the helper and at brd -----------------
@@ -474,7 +474,7 @@ else
 	for v in 'a b' "$(printf '%070d' 0)" 'x/y'; do
 		rejects aim_module "$v"
 	done
-	check "aim_module still empty" [ -z "$(cat "$A/aim_module")" ]
+	check_read "aim_module still empty" "$A/aim_module" ''
 	echo meminspect_test > "$A/aim_module"
 	echo 1 > "$A/armed"
 	rejects aim_module brd "brd while armed (-EBUSY)"
@@ -575,12 +575,12 @@ check "sampled: 0 live after the free" [ "$(site_field 1)" = 0 ]
 check "sampled: 0 live bytes after the free" [ "$(site_field 2)" = 0 ]
 echo 0 > "$A/armed"
 echo 0 > "$A/sample_bytes"
-check "sample_bytes back to 0 (exact)" [ "$(cat "$A/sample_bytes")" = 0 ]
+check_read "sample_bytes back to 0 (exact)" "$A/sample_bytes" 0
 
 # ---- rmmod while armed ---------------------------------------------------------
 
 echo 1 > "$A/armed"
 cat "$A/table" > /dev/null
 check "rmmod + insmod while armed" mi_reload
-check "armed is 0 after reload" [ "$(cat "$A/armed")" = 0 ]
+check_read "armed is 0 after reload" "$A/armed" 0
 

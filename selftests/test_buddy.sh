@@ -73,14 +73,15 @@ not_loaded()
 check_walk()
 {
 	_f=$1 _what=$2 _allow_unstable=$3
-	_budget=$(walk_stat "$_f" budget) || { fail "$_what: has a '# walk:' note"; return; }
-	_entries=$(walk_stat "$_f" entries)
-	_holds=$(walk_stat "$_f" holds)
-	_longest=$(walk_stat "$_f" longest_hold_entries)
-	_retries=$(walk_stat "$_f" retries)
-	_unstable=$(walk_stat "$_f" unstable)
+	walk_note "$_f" && walk_get budget || { fail "$_what: has a '# walk:' note"; return; }
+	_budget=$WV
+	walk_get entries; _entries=$WV
+	walk_get holds; _holds=$WV
+	walk_get longest_hold_entries; _longest=$WV
+	walk_get retries; _retries=$WV
+	walk_get unstable; _unstable=$WV
 	_sum=$(awk 'NR > 1 && !/^#/ { for (i = 5; i < NF; i++) s += $i } END { printf "%d\n", s }' "$_f")
-	diag "$_what: $(grep '^# walk:' "$_f")"
+	diag "$_what: $WALK_NOTE"
 	check "$_what: longest hold walked $_longest entries, within the budget $_budget" \
 		[ "$_longest" -le "$_budget" ]
 	if [ "$_retries" -eq 0 ]; then
@@ -92,15 +93,17 @@ check_walk()
 	fi
 	check "$_what: holds ($_holds) >= entries / budget" \
 		[ "$_holds" -ge $((_entries / _budget)) ]
-	_total=$(walk_stat "$_f" total_hold_ns)
-	_longest_ns=$(walk_stat "$_f" longest_hold_ns)
+	walk_get total_hold_ns; _total=$WV
+	walk_get longest_hold_ns; _longest_ns=$WV
 	check "$_what: total hold time ($_total ns) >= the longest hold ($_longest_ns ns)" \
 		[ "$_total" -ge "$_longest_ns" ]
 	# what a hold is: the kernel says whether it is PREEMPT_RT (/sys/kernel/realtime, 1 on
 	# RT kernels, absent elsewhere), where zone->lock sleeps and IRQs stay on
-	_kind=$(walk_stat "$_f" hold)
+	walk_get hold; _kind=$WV
 	_want=irqs_off
-	[ "$(cat /sys/kernel/realtime 2>/dev/null)" = 1 ] && _want=preemptible
+	_rt=
+	[ -e /sys/kernel/realtime ] && mi_read _rt /sys/kernel/realtime
+	[ "$_rt" = 1 ] && _want=preemptible
 	check "$_what: the note says a hold is '$_kind' (kernel: $_want)" [ "$_kind" = "$_want" ]
 	if [ "$_allow_unstable" = no ]; then
 		check "$_what: no order unstable (unstable $_unstable, no '# unstable' note)" \

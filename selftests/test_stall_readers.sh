@@ -71,5 +71,5 @@ readers_stop "$READERS" "pressure/latency histograms, page_alloc, stallers in ${
 wait "$tpid"
 check "latency armed and disarmed every 0.5 s meanwhile: no write failed ($(cat "$T/toggle" 2> /dev/null))" \
 	[ "$(cat "$T/toggle" 2> /dev/null)" = 0 ]
-check "latency left disarmed" [ "$(cat "$L/armed")" = 0 ]
+check_read "latency left disarmed" "$L/armed" 0
 churn_stop

@@ -70,7 +70,7 @@ if [ ! -w "$PAGES" ]; then
 	fail "$PAGES exists"
 	exit 0
 fi
-check "$PAGES starts at 0" [ "$(cat "$PAGES")" = 0 ]
+check_read "$PAGES starts at 0" "$PAGES" 0
 
 # ---- hold 64 MiB, then give it back -----------------------------------------
 
@@ -81,7 +81,7 @@ if echo "$HOLD_PAGES" > "$PAGES"; then
 else
 	fail "write $HOLD_PAGES to pages"
 fi
-check "pages reads back $HOLD_PAGES" [ "$(cat "$PAGES")" = "$HOLD_PAGES" ]
+check_read "pages reads back $HOLD_PAGES" "$PAGES" "$HOLD_PAGES"
 held=$(unacc)
 free1=$(mi_field "$MI_DIR/summary" mem_free)
 diag "unaccounted $base -> $held kB, mem_free $free0 -> $free1 kB" \
@@ -127,7 +127,7 @@ if echo 0 > "$PAGES"; then
 else
 	fail "write 0 to pages"
 fi
-check "pages reads back 0" [ "$(cat "$PAGES")" = 0 ]
+check_read "pages reads back 0" "$PAGES" 0
 back=$(unacc)
 diag "unaccounted back to $back kB (started at $base kB)"
 check_within "unaccounted returns to its start after writing 0" \
@@ -135,7 +135,7 @@ check_within "unaccounted returns to its start after writing 0" \
 
 # a partial shrink is exact too
 echo 1000 > "$PAGES" && echo 10 > "$PAGES"
-check "pages reads back 10 after 1000 then 10" [ "$(cat "$PAGES")" = 10 ]
+check_read "pages reads back 10 after 1000 then 10" "$PAGES" 10
 
 # ---- unload frees what is held ----------------------------------------------
 
