@@ -41,42 +41,62 @@ mm_setup hotplug
 require_file "$MI_DIR/buddy"
 require_file "$MI_DIR/fragmentation_types"
 
-# dimm_blocks: the memory blocks at or above 4 GiB, where q35 puts device
-# memory (the guest's own RAM, 1 GiB, is all below), one "memoryN" a line
+# dimm_list: the memory blocks at or above 4 GiB, where q35 puts device memory
+# (the guest's own RAM, 1 GiB, is all below), in $DB ("memoryN ...") and their
+# count in $DBN, found by the shell: wait_blocks polls it every 0.5 s, and under
+# KASAN each process costs the debug guest ~0.05-0.1 s (docs/kernels.md)
+dimm_list()
+{
+	DB='' DBN=0
+	for _d in "$MEM"/memory[0-9]*; do
+		[ -e "$_d" ] || continue
+		_n=${_d##*/memory}
+		[ $((_n * block_bytes)) -ge $((4 << 30)) ] || continue
+		DB="$DB memory$_n"
+		DBN=$((DBN + 1))
+	done
+}
+
+# dimm_blocks: dimm_list's blocks, one "memoryN" a line
 dimm_blocks()
 {
-	_bs=$(printf '%d' "0x$(cat "$MEM/block_size_bytes")")
-	for _d in "$MEM"/memory[0-9]*; do
-		_n=${_d##*/memory}
-		[ $((_n * _bs)) -ge $((4 << 30)) ] && echo "memory$_n"
+	dimm_list
+	for _b in $DB; do
+		echo "$_b"
 	done
 }
 
 # wait_blocks COUNT STATE [SECS]: until COUNT DIMM blocks exist and are all in
 # STATE ("online"; COUNT 0: none left), SECS (120) at most (by the clock: under
-# TCG with the readers running one round of the check takes seconds)
+# TCG with the readers running one round of the check takes seconds); the
+# clock is /proc/uptime's, the states read by the shell (mi_read)
 wait_blocks()
 {
-	_end=$(($(date +%s) + ${3:-120}))
-	while [ "$(date +%s)" -lt "$_end" ]; do
-		_all=$(dimm_blocks)
-		_c=$(echo "$_all" | grep -c memory)
+	read -r _up _ < /proc/uptime
+	_end=$((${_up%.*} + ${3:-120}))
+	while :; do
+		dimm_list
 		_st=yes
-		for _b in $_all; do
-			[ "$(cat "$MEM/$_b/state" 2>/dev/null)" = "$2" ] || _st=no
+		for _b in $DB; do
+			_s=''
+			mi_read _s "$MEM/$_b/state" 2> /dev/null
+			[ "$_s" = "$2" ] || _st=no
 		done
-		[ "$_c" -eq "$1" ] && [ "$_st" = yes ] && return 0
+		[ "$DBN" -eq "$1" ] && [ "$_st" = yes ] && return 0
+		read -r _up _ < /proc/uptime
+		[ "${_up%.*}" -lt "$_end" ] || return 1
 		mi_nap 0.5
 	done
-	return 1
 }
 
 if [ ! -d "$MEM" ] || [ ! -e "$MEM/block_size_bytes" ]; then
 	skip "memory hot-remove race" "no $MEM (CONFIG_MEMORY_HOTPLUG is off)"
 	exit 0
 fi
-blocks=$(dimm_blocks)
-nblocks=$(echo "$blocks" | grep -c memory)
+# the block size, read once (hex bytes)
+block_bytes=$(printf '%d' "0x$(cat "$MEM/block_size_bytes")")
+dimm_list
+blocks=$DB nblocks=$DBN
 if [ "$nblocks" -eq 0 ]; then
 	fail "no memory block at or above 4 GiB: boot with vm-run --dimm 512M"
 	exit 0
@@ -134,7 +154,9 @@ while [ "$r" -le "$ROUNDS" ]; do
 		done
 	done
 	for b in $blocks; do
-		[ "$(cat "$MEM/$b/state")" = offline ] || continue
+		st=''
+		mi_read st "$MEM/$b/state"
+		[ "$st" = offline ] || continue
 		echo online_movable > "$MEM/$b/state" && onlined=$((onlined + 1))
 	done
 	r=$((r + 1))

@@ -531,9 +531,16 @@ mi_reload()
 # mi_tmpdir: a fresh directory for one test's scratch files
 mi_tmpdir()
 {
-	_d=${TMPDIR:-/tmp}/mi.$$.${1:-t}
-	rm -rf "$_d"
-	mkdir -p "$_d" && echo "$_d"
+	_mi_mktmp "$@" && echo "$MI_TMP"
+}
+
+# _mi_mktmp [NAME]: mi_tmpdir's directory made, its path in $MI_TMP (mi_setup's,
+# without the command substitution's fork; rm only where one is left over)
+_mi_mktmp()
+{
+	MI_TMP=${TMPDIR:-/tmp}/mi.$$.${1:-t}
+	[ ! -e "$MI_TMP" ] || rm -rf "$MI_TMP"
+	mkdir -p "$MI_TMP"
 }
 
 # mi_setup NAME [HOOK]: the head of a test file.  $T, a fresh scratch
@@ -543,7 +550,8 @@ mi_tmpdir()
 # the helper module, a swap device) and removes $T.
 mi_setup()
 {
-	T=$(mi_tmpdir "$1") || exit 1
+	_mi_mktmp "$1" || exit 1
+	T=$MI_TMP
 	pids=
 	mi_cleanup_hook=${2:-:}
 	trap mi_cleanup EXIT

@@ -43,7 +43,8 @@ fstat()
 # runs: a test with more to undo defines it after sourcing this file.
 fault_setup()
 {
-	T=$(mi_tmpdir "$1") || exit 1
+	_mi_mktmp "$1" || exit 1
+	T=$MI_TMP
 	trap fault_cleanup EXIT
 	trap 'exit 143' TERM INT
 	require_file "$MI_FAULT/settings"

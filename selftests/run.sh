@@ -38,8 +38,12 @@ for t in "$@"; do
 	esac
 	name=${t##*/}
 	diag "$name"
-	before=$(tap_count)
-	t_start=$(cut -d' ' -f1 /proc/uptime)
+	# the count and the clock read by the shell (_tap_read: tap.sh): a process
+	# costs the debug guest ~0.05-0.1 s, and these are 39 files' worth
+	_tap_read
+	# shellcheck disable=SC2154 # _tap_read's (tap.sh)
+	before=$_tap_n
+	read -r t_start _ < /proc/uptime
 	p_start=$(awk '$1 == "processes" { print $2 }' /proc/stat)
 	# -k: a test whose TERM trap hangs is killed 30 s later.  stderr
 	# becomes "# " lines so that stdout stays pure TAP.
@@ -50,8 +54,10 @@ for t in "$@"; do
 			echo $? > "$MI_TAP_COUNTER.rc"
 		} | sed 's/^/# stderr: /'
 	} 3>&1
-	rc=$(cat "$MI_TAP_COUNTER.rc")
-	after=$(tap_count)
+	read -r rc < "$MI_TAP_COUNTER.rc"
+	_tap_read
+	# shellcheck disable=SC2154 # _tap_read's (tap.sh)
+	after=$_tap_n
 	if [ "$rc" -eq 143 ] || [ "$rc" -eq 137 ]; then
 		fail "$name timed out after $MI_TEST_TIMEOUT s (status $rc)"
 	elif [ "$rc" -ne 0 ]; then
@@ -64,7 +70,10 @@ for t in "$@"; do
 	# per-file wall time: what make check's lanes spend their time on (docs/tests.md);
 	# and the processes it started (forks): under KASAN each costs the debug lane's
 	# guest ~80 ms of host CPU (docs/kernels.md, "Forks under KASAN")
-	diag "time $name $(awk -v s="$t_start" '{ printf "%.1f", $1 - s }' /proc/uptime) s," \
+	# /proc/uptime has two decimals: the time in hundredths, by the shell
+	read -r t_end _ < /proc/uptime
+	t_cs=$((${t_end%.*}${t_end#*.} - ${t_start%.*}${t_start#*.}))
+	diag "time $name $((t_cs / 100)).$((t_cs % 100 / 10)) s," \
 		"$(($(awk '$1 == "processes" { print $2 }' /proc/stat) - p_start)) processes"
 done
 
