@@ -72,8 +72,8 @@ dimm_blocks()
 # clock is /proc/uptime's, the states read by the shell (mi_read)
 wait_blocks()
 {
-	read -r _up _ < /proc/uptime
-	_end=$((${_up%.*} + ${3:-120}))
+	mi_uptime_cs
+	_end=$((MI_UP_CS + ${3:-120} * 100))
 	while :; do
 		dimm_list
 		_st=yes
@@ -83,8 +83,8 @@ wait_blocks()
 			[ "$_s" = "$2" ] || _st=no
 		done
 		[ "$DBN" -eq "$1" ] && [ "$_st" = yes ] && return 0
-		read -r _up _ < /proc/uptime
-		[ "${_up%.*}" -lt "$_end" ] || return 1
+		mi_uptime_cs
+		[ "$MI_UP_CS" -lt "$_end" ] || return 1
 		mi_nap 0.5
 	done
 }
@@ -233,11 +233,11 @@ mm_phase "fragmentation after the hot-remove vs debugfs extfrag" 3 extfrag_snap 
 # the guard miss by 1.5 s and more).
 PAUSE_MS=${PAUSE_MS:-3000} MARGIN_MS=1000
 
-# now_ms: the guest's uptime in ms (/proc/uptime has two decimals)
+# now_ms: the guest's uptime in ms (in 10 ms steps: mi_uptime_cs)
 now_ms()
 {
-	read -r _up _idle < /proc/uptime
-	echo $((${_up%.*}${_up#*.} * 10))
+	mi_uptime_cs
+	echo $((MI_UP_CS * 10))
 }
 
 # timed_read FILE OUT: read debugfs FILE into OUT; the reader's pid into

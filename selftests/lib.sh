@@ -62,6 +62,15 @@ mi_nap()
 	return 0
 }
 
+# mi_uptime_cs: the guest's uptime in hundredths of a second in $MI_UP_CS, read
+# by the shell (/proc/uptime has two decimals: the digits joined are hundredths)
+mi_uptime_cs()
+{
+	read -r _uc_up _uc_idle < /proc/uptime
+	# shellcheck disable=SC2034 # the answer, for mi_uptime_cs's callers
+	MI_UP_CS=$((${_uc_up%.*}${_uc_up#*.}))
+}
+
 # mi_has_prefix FILE PREFIX: some line of FILE starts with PREFIX, read by the
 # shell itself (no grep: see mi_nap)
 mi_has_prefix()

@@ -359,13 +359,11 @@ emit_report()
 	done < "$1"
 }
 
-# walk_stat FILE NAME: a figure of the "# walk:" note of buddy/fragmentation
+# walk_stat FILE NAME: a figure of the "# walk:" note of buddy/fragmentation,
+# printed (walk_note and walk_get, below, for several figures of one note)
 walk_stat()
 {
-	awk -v k="$2" '$1 == "#" && $2 == "walk:" {
-		for (i = 3; i < NF; i += 2)
-			if ($i == k) { print $(i + 1); f = 1 }
-	} END { exit !f }' "$1"
+	walk_note "$1" && walk_get "$2" && printf '%s\n' "$WV"
 }
 
 # walk_note FILE: the "# walk:" note of buddy/fragmentation in $WALK_NOTE, read

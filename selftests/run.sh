@@ -43,7 +43,8 @@ for t in "$@"; do
 	_tap_read
 	# shellcheck disable=SC2154 # _tap_read's (tap.sh)
 	before=$_tap_n
-	read -r t_start _ < /proc/uptime
+	mi_uptime_cs
+	t_start=$MI_UP_CS
 	p_start=$(awk '$1 == "processes" { print $2 }' /proc/stat)
 	# -k: a test whose TERM trap hangs is killed 30 s later.  stderr
 	# becomes "# " lines so that stdout stays pure TAP.
@@ -70,9 +71,8 @@ for t in "$@"; do
 	# per-file wall time: what make check's lanes spend their time on (docs/tests.md);
 	# and the processes it started (forks): under KASAN each costs the debug lane's
 	# guest ~80 ms of host CPU (docs/kernels.md, "Forks under KASAN")
-	# /proc/uptime has two decimals: the time in hundredths, by the shell
-	read -r t_end _ < /proc/uptime
-	t_cs=$((${t_end%.*}${t_end#*.} - ${t_start%.*}${t_start#*.}))
+	mi_uptime_cs
+	t_cs=$((MI_UP_CS - t_start))
 	diag "time $name $((t_cs / 100)).$((t_cs % 100 / 10)) s," \
 		"$(($(awk '$1 == "processes" { print $2 }' /proc/stat) - p_start)) processes"
 done
