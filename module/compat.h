@@ -248,6 +248,21 @@ static __always_inline unsigned long mi_entry_caller(struct pt_regs *regs)
 #define MI_KMALLOC_TOKEN_ARGS	0
 #endif
 
+/*
+ * The gfp mask of __kvmalloc_node_noprof() (the kvmalloc entry point from
+ * "mm: enable slab allocation tagging for kmalloc and friends", v6.10):
+ * after the size, the bucket (as __kmalloc_node_noprof()), the alignment
+ * that "mm: add kvmalloc_node_align()" put before it (MI_HAVE_KVMALLOC_ALIGN)
+ * and the token, which 7.x's DECL_KMALLOC_PARAMS() puts after the bucket.
+ */
+#ifdef MI_HAVE_KVMALLOC_ALIGN
+#define MI_KVMALLOC_ALIGN_ARGS	1
+#else
+#define MI_KVMALLOC_ALIGN_ARGS	0
+#endif
+#define MI_KVMALLOC_GFP_ARG	(1 + MI_KMALLOC_BUCKET_ARGS + \
+				 MI_KMALLOC_TOKEN_ARGS + MI_KVMALLOC_ALIGN_ARGS)
+
 #ifdef CONFIG_KPROBES_ON_FTRACE
 #define MI_KPROBE_KIND	"ftrace"
 #else

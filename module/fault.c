@@ -182,7 +182,7 @@ NOKPROBE_SYMBOL(mi_fault_undecide);
  * lib/fault-inject.c's should_fail_ex(): fail_stacktrace() first for
  * fail-nth, last (after times, space, interval, probability) otherwise.
  */
-bool mi_fault_should_fail(const struct mi_fault_call *c)
+bool mi_fault_should_fail(struct mi_fault_call *c)
 {
 	if (mi_fault_cfg.set.nth)
 		return !mi_fault_excluded(c) && mi_fault_decide(c);
@@ -384,18 +384,19 @@ static int mi_fault_stats_show(struct seq_file *m, void *unused)
 	u64 sum[MI_NR_CNT];
 	int cpu, i, err;
 
-	seq_puts(m, "site attached checked matched failed nofail\n");
+	seq_puts(m, "site attached checked matched failed nofail spared\n");
 	for (site = 0; site < MI_NR_SITES; site++) {
 		memset(sum, 0, sizeof(sum));
 		for_each_possible_cpu(cpu)
 			for (i = 0; i < MI_NR_CNT; i++)
 				sum[i] += READ_ONCE(per_cpu_ptr(&mi_fault_pcpu,
 							cpu)->cnt[site][i]);
-		seq_printf(m, "%s %s %llu %llu %llu %llu\n",
+		seq_printf(m, "%s %s %llu %llu %llu %llu %llu\n",
 			   mi_fault_site_names[site],
 			   mi_fault_site_attached(site) ? "yes" : "no",
 			   sum[MI_CNT_CHECKED], sum[MI_CNT_MATCHED],
-			   sum[MI_CNT_FAILED], sum[MI_CNT_NOFAIL]);
+			   sum[MI_CNT_FAILED], sum[MI_CNT_NOFAIL],
+			   sum[MI_CNT_SPARED]);
 	}
 	/* under the lock: an arming rewrites what it shows */
 	err = mutex_lock_killable(&mi_fault_state.lock);

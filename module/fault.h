@@ -3,7 +3,8 @@
  * Fault injection (docs/fault.md): state shared by fault.c (arming, the
  * decision, stats), fault_knobs.c (the knob files), fault_log.c (the log),
  * fault_probe.c (entry points and the probe handler), fault_aim.c (aim
- * matching) and fault_caller.c (callers).
+ * matching), fault_frames.c (the call's unwind, wrappers) and fault_caller.c
+ * (spared callers).
  */
 #ifndef MI_FAULT_H
 #define MI_FAULT_H
@@ -80,6 +81,16 @@ struct mi_fault_call {
 	 * unwinder that meets the probe's register frame reports this ip.
 	 */
 	unsigned long regs_ip;
+	/*
+	 * The allocating code's frames, from the first outside the allocator
+	 * (fault_frames.c's mi_fault_frames()): unwound once per call, by the
+	 * first question that needs them, into this CPU's buffer; @nframes
+	 * is -1 until then.  @nested: a probed entry point of an attached
+	 * site is among the allocator's frames below them.
+	 */
+	int nframes;
+	const unsigned long *frames;
+	bool nested;
 };
 
 /* fault_probe.c */
@@ -94,7 +105,7 @@ unsigned int mi_fault_max_order(void);
 
 /* fault_aim.c */
 bool mi_fault_aim_match(const struct mi_fault_armed *a,
-			const struct mi_fault_call *c);
+			struct mi_fault_call *c);
 int mi_fault_aim_init(void);
 void mi_fault_aim_exit(void);
 bool mi_fault_aim_module_arm(const char *name);
@@ -110,7 +121,7 @@ struct module *mi_aim_module(enum mi_aim_mod_user who);
 bool mi_fault_aim_module_available(void);
 bool mi_fault_aim_module_present(void);
 
-/* fault_caller.c: past the page allocator's own wrappers */
+/* fault_frames.c: past the page allocator's own wrappers */
 void mi_fault_caller_init(void);
 unsigned int mi_fault_nr_wrappers(void);
 /* also allocs_pages.c's: a return address inside one of those wrappers? */
@@ -133,15 +144,28 @@ unsigned int mi_code_ranges_fill(const char *const *names, unsigned int nr,
 				 struct mi_code_range *out);
 bool mi_code_ranges_hold(const struct mi_code_range *r, unsigned int nr,
 			 unsigned long addr);
-unsigned long mi_fault_alloc_caller(const struct mi_fault_call *c);
-bool mi_fault_caller_in(const struct mi_fault_call *c, struct module *mod,
+unsigned long mi_fault_alloc_caller(struct mi_fault_call *c);
+bool mi_fault_caller_in(struct mi_fault_call *c, struct module *mod,
 			unsigned int depth);
+/*
+ * fault_probe.c: is @addr inside a probed entry point of an attached site?
+ * (a call made by another entry point is part of that one's allocation)
+ */
+bool mi_fault_in_entry_point(unsigned long addr);
+/*
+ * fault_frames.c: the allocating code's frames of @c (from the first
+ * outside the allocator), unwound once per call; how many
+ */
+unsigned int mi_fault_frames(struct mi_fault_call *c,
+			     const unsigned long **frames);
+/* fault_frames.c: was @c made by an attached entry point, past wrappers? */
+bool mi_fault_nested(struct mi_fault_call *c);
 
 /* fault_caller.c: exclude-caller and the built-in spared callers */
 void mi_fault_exclude_init(void);
 int mi_fault_exclude_check(const char *list);
 int mi_fault_exclude_arm(const char *list);
-bool mi_fault_excluded(const struct mi_fault_call *c);
+bool mi_fault_excluded(struct mi_fault_call *c);
 void mi_fault_exclude_show(struct seq_file *m);
 
 /* fault_knobs.c */
@@ -155,12 +179,12 @@ void mi_fault_linger_end(void);
 
 /* fault.c: called by the handler */
 enum { MI_CNT_CHECKED, MI_CNT_MATCHED, MI_CNT_FAILED, MI_CNT_NOFAIL,
-	MI_NR_CNT };
+	MI_CNT_SPARED, MI_NR_CNT };
 void mi_fault_count(enum mi_fault_site site, int what);
-bool mi_fault_should_fail(const struct mi_fault_call *c);
+bool mi_fault_should_fail(struct mi_fault_call *c);
 
 /* fault_log.c: mi_fault_record() called by the handler */
-void mi_fault_record(const struct mi_fault_call *c);
+void mi_fault_record(struct mi_fault_call *c);
 void mi_fault_log_init(void);
 void mi_fault_log_reset(void);
 void mi_fault_log_quiesce(void);

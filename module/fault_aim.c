@@ -96,7 +96,7 @@ NOKPROBE_SYMBOL(mi_task_aim);
  * allocating code (fault_caller.c: the allocator's wrappers not counted)?
  */
 static bool mi_module_aim(const struct mi_fault_armed *a,
-			  const struct mi_fault_call *c)
+			  struct mi_fault_call *c)
 {
 	struct module *mod = READ_ONCE(a->mod);
 
@@ -108,7 +108,7 @@ static bool mi_module_aim(const struct mi_fault_armed *a,
 NOKPROBE_SYMBOL(mi_module_aim);
 
 bool mi_fault_aim_match(const struct mi_fault_armed *a,
-			const struct mi_fault_call *c)
+			struct mi_fault_call *c)
 {
 	const struct mi_fault_settings *s = &a->set;
 

@@ -1,20 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Fault injection: the allocating code behind a page allocation.
- *
- * The page site is probed at the innermost entry of the page allocator
- * (fault_probe.c), whose return address is, more often than not, one of the
- * allocator's own wrappers: alloc_pages() and alloc_pages_mpol() on a NUMA
- * kernel, 7.x's __alloc_pages_noprof() and alloc_pages_noprof() above
- * __alloc_frozen_pages_noprof(), __get_free_pages(), the large-kmalloc
- * path.  How many there are differs from kernel to kernel, so a raw frame
- * count would make `aim-depth` mean something else on each.  Here frames
- * inside those wrappers are skipped: depth 1 is the first frame outside the
- * allocator, on every kernel, and that frame is the `caller` of the log.
- *
- * The wrappers are found by name at init (ksyms), each as the range of its
- * code; names a kernel does not have are skipped.  The handler only
- * compares addresses with those ranges: no lookup, no lock, no allocation.
+ * Fault injection: functions found by name (their code ranges), and the
+ * callers whose allocations are spared: the built-in ones, the page fault
+ * exception's entries (ignore-pagefault) and exclude-caller's.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -23,36 +11,10 @@
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
 #include <linux/seq_file.h>
-#include <linux/stacktrace.h>
 #include <linux/string.h>
 
 #include "fault.h"
 #include "ksyms.h"
-
-/*
- * The page allocator's API functions that only pass the request on, from
- * 5.10 to 7.x (the _noprof names are the memory allocation profiling
- * rename, "mm: enable page allocation tagging", b951aaff5035, v6.10).
- */
-static const char *const mi_wrapper_names[] = {
-	"alloc_pages_current", "alloc_pages_vma", "alloc_pages",
-	"alloc_pages_noprof", "alloc_pages_mpol", "alloc_pages_mpol_noprof",
-	"__alloc_pages", "__alloc_pages_noprof", "alloc_frozen_pages_noprof",
-	"__get_free_pages", "__get_free_pages_noprof",
-	"get_free_pages_noprof",	/* the name __get_free_pages() got in v6.10 */
-	"get_zeroed_page",
-	"get_zeroed_page_noprof", "folio_alloc", "folio_alloc_noprof",
-	"__folio_alloc", "__folio_alloc_noprof", "folio_alloc_mpol_noprof",
-	"vma_alloc_folio", "vma_alloc_folio_noprof", "alloc_pages_exact",
-	"alloc_pages_exact_noprof", "alloc_pages_exact_nid",
-	"alloc_pages_exact_nid_noprof", "kmalloc_large", "kmalloc_large_node",
-	"kmalloc_large_noprof", "kmalloc_large_node_noprof",
-	"__kmalloc_large_node", "__kmalloc_large_node_noprof",
-	"___kmalloc_large_node",
-};
-
-static struct mi_code_range mi_wrappers[ARRAY_SIZE(mi_wrapper_names)];
-static unsigned int mi_nr_wrappers;
 
 /* The size of the function starting at @addr, from "name+0x0/0xSIZE". */
 static unsigned long mi_func_size(unsigned long addr)
@@ -84,122 +46,6 @@ unsigned int mi_code_ranges_fill(const char *const *names, unsigned int nr,
 	return k;
 }
 
-bool mi_code_ranges_hold(const struct mi_code_range *r, unsigned int nr,
-			 unsigned long addr)
-{
-	unsigned int i;
-
-	for (i = 0; i < nr; i++)
-		if (addr >= r[i].start && addr < r[i].end)
-			return true;
-	return false;
-}
-
-NOKPROBE_SYMBOL(mi_code_ranges_hold);
-
-void mi_fault_caller_init(void)
-{
-	mi_nr_wrappers = mi_code_ranges_fill(mi_wrapper_names,
-					     ARRAY_SIZE(mi_wrapper_names),
-					     mi_wrappers);
-}
-
-unsigned int mi_fault_nr_wrappers(void)
-{
-	return mi_nr_wrappers;
-}
-
-bool mi_in_wrapper(unsigned long addr)
-{
-	return mi_code_ranges_hold(mi_wrappers, mi_nr_wrappers, addr);
-}
-
-NOKPROBE_SYMBOL(mi_in_wrapper);
-
-/* frames the unwinder adds above the entry point (handler, kprobe, ftrace) */
-#define MI_STACK_EXTRA		16
-
-/*
- * The stack of @c's allocating code, into @out: @out[0] is the first frame
- * outside the allocator, then its callers, at most @max.  0 if the
- * unwinder did not get past the probe (the caller alone is then known).
- */
-static unsigned int mi_alloc_frames(const struct mi_fault_call *c,
-				    unsigned long *out, unsigned int max)
-{
-	unsigned long entries[MI_FAULT_DEPTH_MAX + MI_STACK_EXTRA];
-	unsigned int n, i, k;
-
-	n = stack_trace_save(entries, ARRAY_SIZE(entries), 0);
-	/* find the entry point's caller; the frames above it are ours */
-	for (i = 0; i < n; i++)
-		if (entries[i] == c->caller)
-			break;
-	if (i == n) {
-		/*
-		 * A frame-pointer unwinder (arm64's; x86-64's with
-		 * UNWINDER_FRAME_POINTER) goes from the handler to the probe's
-		 * register frame, reports its ip, then follows its frame
-		 * pointer: the probed function has not made a frame yet, so the
-		 * next address is the caller's caller, and the caller's return
-		 * address (in arm64's link register, at x86-64's stack pointer)
-		 * is in no frame record.  Put the caller in the ip's place.
-		 * Until 5 Dec 2026 this compared with the probed address, which
-		 * is the ip on arm64 but one byte short of it on x86-64: there
-		 * no allocation was seen past its direct caller (aim-depth and
-		 * exclude-caller saw one frame; a sweep of brd's init found 1
-		 * failure point, not 44).
-		 */
-		for (i = 0; i < n; i++)
-			if (entries[i] == c->regs_ip)
-				break;
-		if (i < n)
-			entries[i] = c->caller;
-	}
-	while (i < n && mi_in_wrapper(entries[i]))
-		i++;
-	for (k = 0; i < n && k < max; i++, k++)
-		out[k] = entries[i];
-	return k;
-}
-
-NOKPROBE_SYMBOL(mi_alloc_frames);
-
-/* The first frame of @c outside the allocator (its raw caller if unknown). */
-unsigned long mi_fault_alloc_caller(const struct mi_fault_call *c)
-{
-	unsigned long first;
-
-	if (!mi_in_wrapper(c->caller))
-		return c->caller;
-	return mi_alloc_frames(c, &first, 1) ? first : c->caller;
-}
-
-NOKPROBE_SYMBOL(mi_fault_alloc_caller);
-
-/* Is a return address inside @mod among the first @depth frames of @c? */
-bool mi_fault_caller_in(const struct mi_fault_call *c, struct module *mod,
-			unsigned int depth)
-{
-	unsigned long frames[MI_FAULT_DEPTH_MAX];
-	unsigned int n, i;
-
-	if (!mi_in_wrapper(c->caller)) {
-		if (within_module(c->caller, mod))
-			return true;
-		if (depth <= 1)
-			return false;
-	}
-	n = mi_alloc_frames(c, frames, min_t(unsigned int, depth,
-					     MI_FAULT_DEPTH_MAX));
-	for (i = 0; i < n; i++)
-		if (within_module(frames[i], mod))
-			return true;
-	return false;
-}
-
-NOKPROBE_SYMBOL(mi_fault_caller_in);
-
 /*
  * exclude-caller: allocations made under one of these functions (anywhere
  * in the allocating code's saved stack) are never failed.  The built-in
@@ -226,15 +72,38 @@ static const char *const mi_excl_builtin[] = {
 	"tomoyo_get_condition",
 };
 
+/*
+ * ignore-pagefault (Y by default): the entries of the page fault
+ * exception, whose allocations are spared.  A page fault that cannot
+ * allocate ends in VM_FAULT_OOM, and a fault from user mode is then
+ * retried (pagefault_out_of_memory(), arch/x86/mm/fault.c's and
+ * arch/arm64/mm/fault.c's do_page_fault()): the program never sees the
+ * failure, and `times` is spent on retries.  x86-64 since "x86/entry:
+ * Convert page fault exception to IDTENTRY_RAW" (91eeafea1e4b, v5.8):
+ * asm_exc_page_fault() and exc_page_fault(); arm64: do_mem_abort() and the
+ * fault_info handler do_page_fault().  Faults taken by get_user_pages() in
+ * a system call are not exceptions: their failure is the call's error.
+ */
+static const char *const mi_excl_pagefault[] = {
+	"asm_exc_page_fault",
+	"exc_page_fault",
+	"do_mem_abort",
+	"do_page_fault",
+};
+
 #define MI_NR_EXCL_BUILTIN	ARRAY_SIZE(mi_excl_builtin)
+#define MI_NR_EXCL_PAGEFAULT	ARRAY_SIZE(mi_excl_pagefault)
+/* the knob's entries come after the built-ins and the page fault entries */
+#define MI_EXCL_KNOB		(MI_NR_EXCL_BUILTIN + MI_NR_EXCL_PAGEFAULT)
 
 static struct mi_excl {
 	unsigned long start, end;	/* 0, 0: not in this kernel */
 	const char *name;		/* built-in: its table entry */
+	const char *origin;		/* "builtin", "pagefault" or "knob" */
 	char knob_name[KSYM_NAME_LEN];	/* from the knob */
 	atomic_long_t spared;
-} mi_excl[MI_NR_EXCL_BUILTIN + MI_FAULT_EXCLUDE_MAX];
-static unsigned int mi_nr_excl;	/* built-ins first, then the knob's */
+} mi_excl[MI_EXCL_KNOB + MI_FAULT_EXCLUDE_MAX];
+static unsigned int mi_nr_excl;	/* built-ins, page fault entries, the knob's */
 
 /* The range of function @name, false if the kernel has no such function. */
 bool mi_func_range(const char *name, unsigned long *start, unsigned long *end)
@@ -255,12 +124,19 @@ void mi_fault_exclude_init(void)
 {
 	unsigned int i;
 
-	for (i = 0; i < MI_NR_EXCL_BUILTIN; i++) {
-		mi_excl[i].name = mi_excl_builtin[i];
-		mi_func_range(mi_excl[i].name, &mi_excl[i].start,
-			      &mi_excl[i].end);
+	for (i = 0; i < MI_EXCL_KNOB; i++) {
+		struct mi_excl *x = &mi_excl[i];
+
+		if (i < MI_NR_EXCL_BUILTIN) {
+			x->name = mi_excl_builtin[i];
+			x->origin = "builtin";
+		} else {
+			x->name = mi_excl_pagefault[i - MI_NR_EXCL_BUILTIN];
+			x->origin = "pagefault";
+		}
+		mi_func_range(x->name, &x->start, &x->end);
 	}
-	mi_nr_excl = MI_NR_EXCL_BUILTIN;
+	mi_nr_excl = MI_EXCL_KNOB;
 }
 
 /*
@@ -273,12 +149,12 @@ void mi_fault_exclude_init(void)
 static int mi_fault_exclude_resolve(const char *list, bool commit)
 {
 	char buf[MI_FAULT_PATH_LEN], *p = buf, *name;
-	unsigned int n = MI_NR_EXCL_BUILTIN;
+	unsigned int n = MI_EXCL_KNOB;
 	unsigned long start, end;
 
 	strscpy(buf, list, sizeof(buf));
 	if (commit)
-		WRITE_ONCE(mi_nr_excl, MI_NR_EXCL_BUILTIN);
+		WRITE_ONCE(mi_nr_excl, MI_EXCL_KNOB);
 	while ((name = strsep(&p, ",")) && *name) {
 		if (!mi_func_range(name, &start, &end))
 			return -EINVAL;
@@ -287,6 +163,7 @@ static int mi_fault_exclude_resolve(const char *list, bool commit)
 		mi_excl[n].start = start;
 		mi_excl[n].end = end;
 		mi_excl[n].name = NULL;
+		mi_excl[n].origin = "knob";
 		strscpy(mi_excl[n].knob_name, name,
 			sizeof(mi_excl[n].knob_name));
 		n++;
@@ -321,19 +198,26 @@ void mi_fault_exclude_show(struct seq_file *m)
 	for (i = 0; i < n; i++)
 		seq_printf(m, "%s %s %s %ld\n",
 			   mi_excl[i].name ? mi_excl[i].name :
-			   mi_excl[i].knob_name,
-			   i < MI_NR_EXCL_BUILTIN ? "builtin" : "knob",
+			   mi_excl[i].knob_name, mi_excl[i].origin,
 			   mi_excl[i].start ? "yes" : "no",
 			   atomic_long_read(&mi_excl[i].spared));
 }
 
+/*
+ * The entry of mi_excl[] holding @addr, -1 if none; the page fault
+ * entries only while they are spared (ignore-pagefault).
+ */
 static int mi_excl_find(unsigned long addr, unsigned int n)
 {
+	bool pf = mi_fault_cfg.set.ignore_pagefault;
 	unsigned int i;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		if (!pf && i >= MI_NR_EXCL_BUILTIN && i < MI_EXCL_KNOB)
+			continue;
 		if (addr >= mi_excl[i].start && addr < mi_excl[i].end)
 			return i;
+	}
 	return -1;
 }
 
@@ -342,28 +226,29 @@ NOKPROBE_SYMBOL(mi_excl_find);
 /*
  * Is @c made under an excluded function?  Then it is counted as spared.
  * The direct caller first (the common case, no unwinding), then every
- * frame of the allocating code's stack, as mi_alloc_frames() finds it (on
+ * frame of the allocating code's stack, as mi_fault_frames() finds it (on
  * arm64 the caller is missing from the raw trace: a search for it there
  * found nothing, and TOMOYO's tomoyo_encode2(), not inlined into
  * tomoyo_realpath_from_path() on arm64, was failed and panicked).
  */
-bool mi_fault_excluded(const struct mi_fault_call *c)
+bool mi_fault_excluded(struct mi_fault_call *c)
 {
-	unsigned long frames[MI_FAULT_DEPTH_MAX + MI_STACK_EXTRA];
 	unsigned int n = READ_ONCE(mi_nr_excl), nr, i;
+	const unsigned long *frames;
 	int k;
 
 	if (!n)
 		return false;
 	k = mi_excl_find(c->caller, n);
 	if (k < 0) {
-		nr = mi_alloc_frames(c, frames, ARRAY_SIZE(frames));
+		nr = mi_fault_frames(c, &frames);
 		for (i = 0; i < nr && k < 0; i++)
 			k = mi_excl_find(frames[i], n);
 	}
 	if (k < 0)
 		return false;
 	atomic_long_inc(&mi_excl[k].spared);
+	mi_fault_count(c->site, MI_CNT_SPARED);
 	return true;
 }
 

@@ -31,6 +31,7 @@ void mi_fault_settings_init(struct mi_fault_settings *s,
 		.min_order = 0,
 		.max_order = max_order_limit,
 		.aim_depth = 8,
+		.ignore_pagefault = true,
 	};
 }
 
@@ -343,6 +344,7 @@ const struct mi_fault_knob mi_fault_knobs[] = {
 	  MI_FAULT_VERBOSE_MAX },
 	{ "ignore-gfp-wait",	MI_KNOB_BOOL,	MI_AT(ignore_gfp_wait) },
 	{ "ignore-gfp-highmem",	MI_KNOB_BOOL,	MI_AT(ignore_gfp_highmem) },
+	{ "ignore-pagefault",	MI_KNOB_BOOL,	MI_AT(ignore_pagefault) },
 	{ "min-order",		MI_KNOB_UINT,	MI_AT(min_order), 0, 0, NULL,
 	  MI_KNOB_MAX_ORDER },
 	{ "max-order",		MI_KNOB_UINT,	MI_AT(max_order), 0, 0, NULL,

@@ -50,6 +50,7 @@ struct mi_fault_settings {
 	unsigned int verbose;		/* 0..MI_FAULT_VERBOSE_MAX */
 	bool ignore_gfp_wait;
 	bool ignore_gfp_highmem;
+	bool ignore_pagefault;		/* spare the page fault exception's */
 	unsigned int min_order;		/* 0..max_order_limit */
 	unsigned int max_order;		/* 0..max_order_limit */
 	unsigned int nth;		/* 0 (off) or 1..INT_MAX */

@@ -33,6 +33,7 @@
 #include <linux/mm.h>
 #include <linux/mmzone.h>
 #include <linux/module.h>
+#include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/sched.h>
 #include <linux/seq_file.h>
@@ -51,13 +52,17 @@ struct mi_fault_ep {
 	const char *name;
 	enum mi_fault_site site;
 	s8 cache, size, gfp, order;	/* argument index, NA: none */
+	bool large;		/* the large kmalloc path: may be tail-called */
 };
 
 /*
- * Large kmallocs of 5.10 (kmalloc_order, kmalloc_order_trace) are left
- * out: __kmalloc() calls them for big sizes, so they would see the same
- * allocation twice; a constant-size kmalloc() above the largest kmalloc
- * cache reaches them directly and is a page allocation (pages site).
+ * One allocation call is one failure point: an entry point called by
+ * another probed one (__kmalloc() passing a large size to
+ * kmalloc_order_trace() on 5.10, __kmalloc_noprof() to
+ * __kmalloc_large_node_noprof() from 6.10, kvmalloc's kmalloc, a large
+ * kmalloc's page allocation) is part of the outer call, which alone is
+ * checked, counted and failed (mi_fault_in_entry_point(), and
+ * fault_frames.c's mi_fault_nested() past the page allocator's wrappers).
  */
 static const struct mi_fault_ep mi_fault_eps[] = {
 	/* slab, up to 6.9 */
@@ -72,8 +77,12 @@ static const struct mi_fault_ep mi_fault_eps[] = {
 	{ "__kmalloc_node", MI_SITE_SLAB, NA, 0, 1, NA },
 	{ "__kmalloc_track_caller", MI_SITE_SLAB, NA, 0, 1, NA },	/* to 6.0 */
 	{ "__kmalloc_node_track_caller", MI_SITE_SLAB, NA, 0, 1, NA },
-	{ "kmalloc_large", MI_SITE_SLAB, NA, 0, 1, NA },		/* 6.1 */
-	{ "kmalloc_large_node", MI_SITE_SLAB, NA, 0, 1, NA },		/* 6.1 */
+	{ "kmalloc_large", MI_SITE_SLAB, NA, 0, 1, NA, .large = true },		/* 6.1 */
+	{ "kmalloc_large_node", MI_SITE_SLAB, NA, 0, 1, NA, .large = true },		/* 6.1 */
+	/* large kmallocs, to 6.0: kmalloc() of a constant large size */
+	{ "kmalloc_order_trace", MI_SITE_SLAB, NA, 0, 1, NA, .large = true },
+	{ "kmalloc_order", MI_SITE_SLAB, NA, 0, 1, NA, .large = true },
+	{ "kvmalloc_node", MI_SITE_SLAB, NA, 0, 1, NA },		/* to 6.9 */
 	/* slab, 6.10 on: "mm/slab: enable slab allocation tagging" */
 	{ "kmem_cache_alloc_noprof", MI_SITE_SLAB, 0, NA, 1, NA },
 	{ "kmem_cache_alloc_lru_noprof", MI_SITE_SLAB, 0, NA, 2, NA },
@@ -85,8 +94,9 @@ static const struct mi_fault_ep mi_fault_eps[] = {
 	  1 + MI_KMALLOC_BUCKET_ARGS + MI_KMALLOC_TOKEN_ARGS, NA },
 	{ "__kmalloc_cache_noprof", MI_SITE_SLAB, 0, 2, 1, NA },
 	{ "__kmalloc_cache_node_noprof", MI_SITE_SLAB, 0, 3, 1, NA },
-	{ "__kmalloc_large_noprof", MI_SITE_SLAB, NA, 0, 1, NA },
-	{ "__kmalloc_large_node_noprof", MI_SITE_SLAB, NA, 0, 1, NA },
+	{ "__kmalloc_large_noprof", MI_SITE_SLAB, NA, 0, 1, NA, .large = true },
+	{ "__kmalloc_large_node_noprof", MI_SITE_SLAB, NA, 0, 1, NA, .large = true },
+	{ "__kvmalloc_node_noprof", MI_SITE_SLAB, NA, 0, MI_KVMALLOC_GFP_ARG, NA },
 	/*
 	 * pages: the one function every alloc_pages() variant reaches, the
 	 * first of these the kernel has (each later one calls the earlier):
@@ -132,7 +142,63 @@ static struct mi_fault_probe {
 	bool present;		/* the running kernel has the symbol */
 	bool registered;
 	int err;		/* of the last arming's register_kprobe() */
+	struct mi_code_range range;	/* its code; 0, 0 if unknown */
 } mi_fault_probes[MI_NR_EPS];
+
+/*
+ * A kmalloc entry point called with a size past the kmalloc caches, on
+ * this CPU, last: its task, stack pointer and return address at the entry.
+ * 5.10's __kmalloc() and __kmalloc_track_caller() pass such a size on to
+ * kmalloc_order_trace() by a tail call (kmalloc_large() is inline there),
+ * so the inner entry has the same return address and stack pointer as the
+ * outer one, and its direct caller is not __kmalloc().  A large path entry
+ * that finds them here is the rest of that call; one with a caller and
+ * stack pointer of its own is a kmalloc() of a constant large size, made
+ * directly.  Per CPU: the two hits are a few instructions apart, with the
+ * handler's preemption off at each (a migration in between would make the
+ * inner one a point of its own).
+ */
+struct mi_fault_tail {
+	const struct task_struct *task;
+	unsigned long sp, caller;
+};
+
+static DEFINE_PER_CPU(struct mi_fault_tail, mi_fault_tail);
+
+/* Is this call of @ep the tail of the last large kmalloc on this CPU? */
+static bool mi_fault_tail_call(const struct mi_fault_ep *ep,
+			       const struct mi_fault_call *c,
+			       struct pt_regs *regs)
+{
+	struct mi_fault_tail *t = this_cpu_ptr(&mi_fault_tail);
+	unsigned long sp = kernel_stack_pointer(regs);
+
+	if (ep->large) {
+		if (t->task != current || t->sp != sp || t->caller != c->caller)
+			return false;
+		t->task = NULL;
+		return true;
+	}
+	if (ep->site == MI_SITE_SLAB && ep->size != NA &&
+	    c->size > KMALLOC_MAX_CACHE_SIZE) {
+		t->task = current;
+		t->sp = sp;
+		t->caller = c->caller;
+	}
+	return false;
+}
+
+NOKPROBE_SYMBOL(mi_fault_tail_call);
+
+/*
+ * The code of the entry points being armed or armed, for
+ * mi_fault_in_entry_point(): filled before their probes are registered
+ * (each probe sees the calls of the others as nested from its first hit),
+ * packed again after with those that were registered, emptied when they
+ * are unregistered.  The handler reads the count once, then the ranges.
+ */
+static struct mi_code_range mi_ep_ranges[MI_NR_EPS];
+static unsigned int mi_nr_ep_ranges;
 
 /*
  * For the selftests (test_fault_knobs.sh): an entry point whose
@@ -193,6 +259,34 @@ static unsigned long mi_arg(struct pt_regs *regs, int n)
 
 NOKPROBE_SYMBOL(mi_arg);
 
+bool mi_fault_in_entry_point(unsigned long addr)
+{
+	return mi_code_ranges_hold(mi_ep_ranges, READ_ONCE(mi_nr_ep_ranges),
+				   addr);
+}
+
+NOKPROBE_SYMBOL(mi_fault_in_entry_point);
+
+/* Pack the ranges of the entry points of @sites (@all) or the registered. */
+static void mi_fault_ep_ranges_fill(unsigned int sites, bool all)
+{
+	unsigned int i, n = 0;
+
+	WRITE_ONCE(mi_nr_ep_ranges, 0);
+	/* handlers that read the old count have their ranges until here */
+	synchronize_rcu();
+	for (i = 0; i < MI_NR_EPS; i++) {
+		struct mi_fault_probe *p = &mi_fault_probes[i];
+
+		if (!(sites & (1U << mi_fault_eps[i].site)) || !p->range.end)
+			continue;
+		if (all ? p->present : p->registered)
+			mi_ep_ranges[n++] = p->range;
+	}
+	smp_wmb();	/* the ranges before the count that covers them */
+	WRITE_ONCE(mi_nr_ep_ranges, n);
+}
+
 static int mi_fault_pre(struct kprobe *kp, struct pt_regs *regs)
 {
 	const struct mi_fault_ep *ep;
@@ -211,6 +305,9 @@ static int mi_fault_pre(struct kprobe *kp, struct pt_regs *regs)
 	c.site = ep->site;
 	c.caller = mi_entry_caller(regs);
 	c.regs_ip = instruction_pointer(regs);
+	c.nframes = -1;
+	c.frames = NULL;
+	c.nested = false;
 	c.gfp = (__force gfp_t)(unsigned int)mi_arg(regs, ep->gfp);
 	c.cache = ep->cache == NA ? NULL : (void *)mi_arg(regs, ep->cache);
 	c.order = -1;
@@ -236,6 +333,9 @@ static int mi_fault_pre(struct kprobe *kp, struct pt_regs *regs)
 		goto fail;
 	}
 
+	/* made by another probed entry point: part of that one's call */
+	if (mi_fault_in_entry_point(c.caller) || mi_fault_tail_call(ep, &c, regs))
+		return 0;
 	mi_fault_count(c.site, MI_CNT_CHECKED);
 	/*
 	 * kmalloc(0) returns ZERO_SIZE_PTR, never NULL, however short of
@@ -253,6 +353,13 @@ static int mi_fault_pre(struct kprobe *kp, struct pt_regs *regs)
 		return 0;
 	/* never fail the module's own allocations */
 	if (within_module(c.caller, THIS_MODULE))
+		return 0;
+	/*
+	 * The pages of a large kmalloc, through the page allocator's wrappers:
+	 * an unwind, so after the aims, which turn most calls away.
+	 */
+	if (c.site == MI_SITE_PAGES && mi_fault_site_attached(MI_SITE_SLAB) &&
+	    mi_fault_nested(&c))
 		return 0;
 	mi_fault_count(c.site, MI_CNT_MATCHED);
 	if (c.gfp & __GFP_NOFAIL) {
@@ -326,6 +433,7 @@ void mi_fault_probes_unregister(void)
 		unregister_kprobes(mi_fault_kps, n);
 	for (i = 0; i < MI_NR_SITES; i++)
 		WRITE_ONCE(mi_site_attached[i], false);
+	WRITE_ONCE(mi_nr_ep_ranges, 0);
 }
 
 /*
@@ -339,6 +447,7 @@ int mi_fault_probes_register(unsigned int sites, char *why, size_t len)
 	int err, last[MI_NR_SITES] = { 0 };
 	enum mi_fault_site s;
 
+	mi_fault_ep_ranges_fill(sites, true);
 	for (i = 0; i < MI_NR_EPS; i++) {
 		struct mi_fault_probe *p = &mi_fault_probes[i];
 
@@ -365,6 +474,7 @@ int mi_fault_probes_register(unsigned int sites, char *why, size_t len)
 		p->registered = true;
 		n[s]++;
 	}
+	mi_fault_ep_ranges_fill(sites, false);
 	for (s = 0; s < MI_NR_SITES; s++) {
 		if (!(sites & (1U << s)))
 			continue;
@@ -445,6 +555,9 @@ int mi_fault_probes_init(struct mi_cap *caps)
 			mi_fault_ep_wanted(i, found);
 		if (!mi_fault_probes[i].present)
 			continue;
+		mi_func_range(mi_fault_eps[i].name,
+			      &mi_fault_probes[i].range.start,
+			      &mi_fault_probes[i].range.end);
 		l = list[s];
 		scnprintf(l + strlen(l), sizeof(list[s]) - strlen(l), "%s%s",
 			  n[s] ? " " : "", mi_fault_eps[i].name);

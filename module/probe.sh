@@ -172,6 +172,11 @@ probe MI_HAVE_BUCKET_PARAMS "$srctree/include/linux/slab.h" \
 probe MI_HAVE_KMALLOC_TOKEN "$srctree/include/linux/slab.h" \
 	'define DECL_TOKEN_PARAMS'
 
+# "mm: add kvmalloc_node_align()": __kvmalloc_node_noprof() takes an
+# alignment after the size (and the bucket), before the gfp mask.
+probe MI_HAVE_KVMALLOC_ALIGN "$srctree/include/linux/slab.h" \
+	'define kvmalloc_node_align_noprof'
+
 # synchronize_rcu_tasks(): "rcu: Add call_rcu_tasks()" (8315f42295d2, v3.18),
 # built and exported only with CONFIG_TASKS_RCU, which ftrace selects on
 # preemptible kernels to free its trampolines (ftrace_shutdown()).  Debian's

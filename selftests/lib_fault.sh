@@ -77,6 +77,7 @@ fault_defaults()
 	fset verbose 1
 	fset ignore-gfp-wait N
 	fset ignore-gfp-highmem N
+	fset ignore-pagefault Y
 	fset min-order 0
 	# the kernel's highest order, asked once a file
 	[ -n "${_fd_maxo:-}" ] || _fd_maxo=$(buddy_max_order)

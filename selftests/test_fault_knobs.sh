@@ -18,8 +18,8 @@ fault_setup fknobs
 maxo=$(buddy_max_order)
 cat "$MI_FAULT/settings" > "$T/settings"
 for kv in sites=none probability=100 interval=1 times=1 space=0 verbose=1 \
-	ignore-gfp-wait=N ignore-gfp-highmem=N min-order=0 max-order="$maxo" \
-	nth=0 aim-pid=0 aim-children=N aim-comm= aim-cgroup= aim-cache= \
+	ignore-gfp-wait=N ignore-gfp-highmem=N ignore-pagefault=Y min-order=0 \
+	max-order="$maxo" nth=0 aim-pid=0 aim-children=N aim-comm= aim-cgroup= aim-cache= \
 	aim-size= aim-module= aim-depth=8 exclude-caller= duration=0 linger=0 armed=0; do
 	k=${kv%%=*} v=${kv#*=}
 	fval "$k"
@@ -27,15 +27,15 @@ for kv in sites=none probability=100 interval=1 times=1 space=0 verbose=1 \
 	sv=$(mi_lookup "$T/settings" "$k" value)
 	check_eq "fault: settings row $k is '${v:--}'" "$sv" "${v:--}"
 done
-check_eq "fault: settings lists the 23 knobs in the documented order" \
+check_eq "fault: settings lists the 24 knobs in the documented order" \
 	"$(awk 'NR > 1 { printf "%s ", $1 }' "$T/settings")" \
-	"sites probability interval times space verbose ignore-gfp-wait ignore-gfp-highmem min-order max-order nth aim-pid aim-children aim-comm aim-cgroup aim-cache aim-size aim-module aim-depth exclude-caller duration linger armed "
+	"sites probability interval times space verbose ignore-gfp-wait ignore-gfp-highmem ignore-pagefault min-order max-order nth aim-pid aim-children aim-comm aim-cgroup aim-cache aim-size aim-module aim-depth exclude-caller duration linger armed "
 
 # -- valid writes read back ----------------------------------------------------
 
 for kv in sites=slab,pages sites=pages probability=0 interval=7 times=-1 \
 	space=4096 verbose=2 ignore-gfp-wait=Y ignore-gfp-highmem=Y \
-	min-order=1 max-order=3 nth=5 aim-children=Y aim-comm=a_b aim-cgroup=/ \
+	ignore-pagefault=N min-order=1 max-order=3 nth=5 aim-children=Y aim-comm=a_b aim-cgroup=/ \
 	aim-size=100-200 aim-module=meminspect aim-module=no_such_module_yet \
 	aim-depth=32 exclude-caller=kstrdup exclude-caller=kstrdup,kfree \
 	duration=1500 linger=250 linger=60000 aim-pid=$$; do
@@ -121,6 +121,7 @@ bad space -1 "$ERANGE"
 bad verbose 3 "$ERANGE"
 bad ignore-gfp-wait maybe "$EINVAL"
 bad ignore-gfp-highmem 2 "$EINVAL"
+bad ignore-pagefault x "$EINVAL"
 bad min-order $((maxo + 1)) "$ERANGE"
 bad max-order $((maxo + 1)) "$ERANGE"
 bad nth -1 "$ERANGE"

@@ -41,7 +41,7 @@ fi
 rc=$?
 check_eq "export --prometheus: exit 0" "$rc" 0
 for site in slab pages; do
-	for m in checked matched failed nofail; do
+	for m in checked matched failed nofail spared; do
 		v=$(sed -n "s/^meminspect_fault_${m}_total{site=\"$site\"} //p" "$T/prom")
 		want=$(fstat "$site" "$m")
 		check_eq "export: meminspect_fault_${m}_total{site=\"$site\"} is fault/stats' $want" "$v" "$want"

@@ -109,7 +109,7 @@ static const struct prom_rule prom_rules[] = {
 	 * ..., and meminspect_fault_attached; the counts restart at each arming.
 	 */
 	{ .file = "fault/stats", .metric = "fault", .labels = "site",
-	  .counters = "checked matched failed nofail" },
+	  .counters = "checked matched failed nofail spared" },
 	/*
 	 * allocs/table (docs/allocs.md): meminspect_allocs_live_bytes{cache=
 	 * "kmalloc-64",site="kstrdup+0x2d/0x60"}, ..._allocs_total,

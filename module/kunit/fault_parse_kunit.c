@@ -264,6 +264,12 @@ static void mi_fault_ignore_gfp_highmem(struct kunit *test)
 	       ARRAY_SIZE(t_bool_writes));
 }
 
+static void mi_fault_ignore_pagefault(struct kunit *test)
+{
+	t_knob(test, "ignore-pagefault", t_bool_writes,
+	       ARRAY_SIZE(t_bool_writes));
+}
+
 static void mi_fault_min_order(struct kunit *test)
 {
 	static const struct t_write w[] = {
@@ -484,7 +490,7 @@ static void mi_fault_knob_names_doc(struct kunit *test)
 	static const char *const doc[] = {
 		"sites", "probability", "interval", "times", "space",
 		"verbose", "ignore-gfp-wait", "ignore-gfp-highmem",
-		"min-order", "max-order", "nth", "aim-pid", "aim-children",
+		"ignore-pagefault", "min-order", "max-order", "nth", "aim-pid", "aim-children",
 		"aim-comm", "aim-cgroup", "aim-cache", "aim-size",
 		"aim-module", "aim-depth", "exclude-caller", "duration",
 		"linger", "armed",
@@ -546,7 +552,8 @@ static void mi_fault_defaults(struct kunit *test)
 		{ "interval", "1" }, { "times", "1" },
 		{ "space", "0" }, { "verbose", "1" },
 		{ "ignore-gfp-wait", "N" },
-		{ "ignore-gfp-highmem", "N" }, { "min-order", "0" },
+		{ "ignore-gfp-highmem", "N" }, { "ignore-pagefault", "Y" },
+		{ "min-order", "0" },
 		{ "max-order", "10" },	/* the highest order given */
 		{ "nth", "0" }, { "aim-pid", "0" },
 		{ "aim-children", "N" }, { "aim-comm", "" },
@@ -589,7 +596,8 @@ static void mi_fault_round_trip(struct kunit *test)
 		{ "interval", "3" }, { "times", "-1" },
 		{ "space", "512" }, { "verbose", "2" },
 		{ "ignore-gfp-wait", "Y" },
-		{ "ignore-gfp-highmem", "Y" }, { "min-order", "2" },
+		{ "ignore-gfp-highmem", "Y" }, { "ignore-pagefault", "N" },
+		{ "min-order", "2" },
 		{ "max-order", "4" }, { "nth", "9" },
 		{ "aim-pid", "77" }, { "aim-children", "Y" },
 		{ "aim-comm", "a b" }, { "aim-cgroup", "/x/y" },
@@ -678,6 +686,7 @@ static struct kunit_case mi_fault_parse_cases[] = {
 	KUNIT_CASE(mi_fault_verbose),
 	KUNIT_CASE(mi_fault_ignore_gfp_wait),
 	KUNIT_CASE(mi_fault_ignore_gfp_highmem),
+	KUNIT_CASE(mi_fault_ignore_pagefault),
 	KUNIT_CASE(mi_fault_min_order),
 	KUNIT_CASE(mi_fault_max_order),
 	KUNIT_CASE(mi_fault_nth),
