@@ -97,15 +97,15 @@ rc=$?
 [ $kml = no ] || expect_kmemleak_reports end
 awk '$1 ~ /^[0-9]+$/' "$T/drv" > "$T/drv.rows"
 runs=$(wc -l < "$T/drv.rows")
-# row: nth exit failed matched splats new_taint module leaks caller
+# row: nth exit failed matched splats reports new_taint module loads leaks caller
 bad=$(awk -v runs="$runs" '
-	{ n = $1; c = $9; if (NF > 9) c = c " " $10
-	  if (n < runs && ($2 == 0 || $3 != 1 || $7 != "gone"))
-		printf "run %s: exit %s failed %s module %s; ", n, $2, $3, $7
+	{ n = $1; c = $11; if (NF > 11) c = c " " $12
+	  if (n < runs && ($2 == 0 || $3 != 1 || $8 != "gone"))
+		printf "run %s: exit %s failed %s module %s; ", n, $2, $3, $8
 	  if (n < runs && c !~ /^(mi_drv_init[+].* \[meminspect_drv\]|kstrdup[+].*)$/)
 		printf "run %s: caller %s; ", n, c
-	  if (n == runs && ($2 != 0 || $3 != 0 || $7 != "live"))
-		printf "clean run %s: exit %s failed %s module %s; ", n, $2, $3, $7 }
+	  if (n == runs && ($2 != 0 || $3 != 0 || $8 != "live"))
+		printf "clean run %s: exit %s failed %s module %s; ", n, $2, $3, $8 }
 	' "$T/drv.rows")
 if [ "$runs" -ge 2 ] && [ -z "$bad" ]; then
 	ok "fault: sweep of meminspect_drv's init: each of its $((runs - 1)) failure points fails insmod and leaves it gone; the clean run leaves it live"
@@ -116,7 +116,7 @@ else
 fi
 # the helper's own map: three allocations in its init, the fourth through kstrdup
 check_eq "fault: sweep of meminspect_drv: failure points in mi_drv_init, then kstrdup" \
-	"$(awk '$1 ~ /^[0-9]+$/ && $9 != "-" { sub(/[+].*/, "", $9); printf "%s%s", s, $9; s = " " }' "$T/drv")" \
+	"$(awk '$1 ~ /^[0-9]+$/ && $11 != "-" { sub(/[+].*/, "", $11); printf "%s%s", s, $11; s = " " }' "$T/drv")" \
 	"mi_drv_init mi_drv_init mi_drv_init kstrdup"
 check "fault: sweep of meminspect_drv: the sweep says gone or live after every run" \
 	grep -qx '# module meminspect_drv: gone or live after every run' "$T/drv"
@@ -127,7 +127,7 @@ if [ $kml = yes ]; then
 	# the planted leak: failing the third allocation (ring) keeps ctx (96 bytes)
 	# and table (16 * 8) unfreed; every other failure point unwinds
 	check_eq "fault: kmemleak: only the third failure point leaks, 2 objects" \
-		"$(awk '$1 ~ /^[0-9]+$/ && $8 != 0 { printf "%s:%s ", $1, $8 }' "$T/drv")" "3:2 "
+		"$(awk '$1 ~ /^[0-9]+$/ && $10 != 0 { printf "%s:%s ", $1, $10 }' "$T/drv")" "3:2 "
 	check "fault: kmemleak: the leaking point is named with its caller" \
 		grep -q '^# nth 3: kmemleak: 2 unreferenced objects after failing mi_drv_init+' "$T/drv"
 	check "fault: kmemleak: the leaked objects are ctx (96) and table (128)" \
@@ -184,7 +184,7 @@ check "fault: sweep of brd: at least one failure point in its init" [ "$runs" -g
 if [ -n "$depth" ]; then
 	skip "fault: sweep of brd: a failure point in the kernel's code under brd's" "--depth 1 here (above)"
 else
-	deep=$(awk -v runs="$runs" '$1 ~ /^[0-9]+$/ && $1 < runs && $9 != "-" && NF == 9 { n++ }
+	deep=$(awk -v runs="$runs" '$1 ~ /^[0-9]+$/ && $1 < runs && $11 != "-" && NF == 11 { n++ }
 		END { print n + 0 }' "$T/brd")
 	check "fault: sweep of brd: a failure point in the kernel's code under brd's ($deep of $((runs - 1)))" \
 		[ "$deep" -ge 1 ]
@@ -192,14 +192,14 @@ fi
 check "fault: sweep of brd: no kernel splat, no new taint" \
 	grep -qx '# no kernel splat, no new taint' "$T/brd"
 bad=$(awk -v runs="$runs" '$1 ~ /^[0-9]+$/ {
-	if ($1 < runs && $7 != "gone" && $7 != "live,unloaded") printf "run %s: %s; ", $1, $7
-	if ($1 == runs && $7 != "live") printf "clean run %s: %s; ", $1, $7 }' "$T/brd")
+	if ($1 < runs && $8 != "gone" && $8 != "live,unloaded") printf "run %s: %s; ", $1, $8
+	if ($1 == runs && $8 != "live") printf "clean run %s: %s; ", $1, $8 }' "$T/brd")
 check_eq "fault: sweep of brd: gone (or live, unloaded) after every failing run, live after the clean one" \
 	"$bad" ""
 check_eq "fault: brd is live after the sweep (the kernel's view)" "$(modstate brd)" live
-diag "brd: after its failing runs: $(awk -v runs="$runs" '$1 ~ /^[0-9]+$/ && $1 < runs { n[$7]++ }
-	END { for (s in n) printf "%s %d, ", s, n[s] }' "$T/brd")callers: $(awk '$1 ~ /^[0-9]+$/ && $9 != "-" {
-	sub(/[+].*/, "", $9); n[$9]++ } END { for (c in n) printf "%s ", c }' "$T/brd")"
+diag "brd: after its failing runs: $(awk -v runs="$runs" '$1 ~ /^[0-9]+$/ && $1 < runs { n[$8]++ }
+	END { for (s in n) printf "%s %d, ", s, n[s] }' "$T/brd")callers: $(awk '$1 ~ /^[0-9]+$/ && $11 != "-" {
+	sub(/[+].*/, "", $11); n[$11]++ } END { for (c in n) printf "%s ", c }' "$T/brd")"
 grep '^# nth [0-9]*: kmemleak' "$T/brd" | head -n 6 | while IFS= read -r l; do diag "brd: $l"; done
 check "fault: rmmod brd after the sweep" rmmod brd
 check_eq "fault: sweep of brd: no new taint bit" \

@@ -265,7 +265,7 @@ check "fault sweep: says complete, $((runs - 1)) failure points" \
 	grep -q "^# complete: run $runs injected nothing; $((runs - 1)) failure points" "$T/out"
 # sweep.rec: nth, the write's status, then the helper's report (runs ok
 # failed live last_failed steps); the reader's row: nth exit failed matched
-# splats new_taint caller
+# splats reports new_taint module loads leaks caller
 awk '$1 ~ /^[0-9]+$/' "$T/out" > "$T/rows"
 bad=$(awk -v steps="$steps" -v runs="$runs" '
 	NR == FNR { exitc[$1] = $2; failed[$1] = $3; row[$1] = $0; next }

@@ -40,8 +40,9 @@ static const char fault_help[] =
 	"\n"
 	"Drives the module's fault injector, /sys/kernel/debug/meminspect/fault/\n"
 	"(docs/fault.md): fail chosen slab and page allocations on stock kernels.\n"
-	"  status   settings, stats (per site: checked, matched, failed, nofail) and\n"
-	"           the log of the last injected failures; --json: one object\n"
+	"  status   settings, stats (per site: checked, matched, failed, nofail,\n"
+	"           spared) and the log of the last injected failures; --json:\n"
+	"           one object\n"
 	"           {\"settings\": {...}, \"stats\": [...], \"log\": [...]}\n"
 	"  arm, disarm\n"
 	"  set KEY VALUE  write one knob: KEY is one of the loaded module's knobs,\n"
@@ -55,14 +56,18 @@ static const char fault_help[] =
 	"  sweep    runs COMMAND with nth = 1, 2, 3, ... (one run each) until a run\n"
 	"           injects nothing: every failure point of the command, once. Per\n"
 	"           run: nth, exit status, failed, matched, kernel splats (the kernel\n"
-	"           log lines matching scripts/splat-patterns), new taint bits, and\n"
-	"           the caller of the injected allocation. The command's output goes\n"
+	"           log lines matching scripts/splat-patterns), reports (stack dumps\n"
+	"           that are the kernel's own report of the injected failure, named\n"
+	"           in a note: not splats), new taint bits, and the caller of the\n"
+	"           injected allocation. The command's output goes\n"
 	"           to /dev/null unless --command-output. '# spared' lines count\n"
 	"           the allocations exclude-caller (or the built-in list) spared.\n"
 	"           With --module NAME (loaded or not: `-- insmod NAME.ko` sweeps\n"
 	"           its init), each run's module column says gone or live (never\n"
 	"           half-loaded; live after a failing run: unloaded for the next\n"
-	"           one unless it was loaded before the sweep), and where debugfs\n"
+	"           one unless it was loaded before the sweep), its loads column how\n"
+	"           often the kernel loaded it (tracefs; 2 after a failure: the\n"
+	"           loader retried, as busybox's insmod does), and where debugfs\n"
 	"           has kmemleak it is scanned after each run (5 s after it,\n"
 	"           kmemleak's minimum age): the leaks column counts what it found.\n"
 	"run and sweep put every knob they changed back when they end. With no\n"
@@ -79,6 +84,11 @@ static const char fault_help[] =
 	"  --probability P, --interval N, --times N, --space BYTES,\n"
 	"  --min-order N, --max-order N, --verbose N  the knob of that name\n"
 	"  --ignore-gfp-wait[=Y|N], --ignore-gfp-highmem[=Y|N]\n"
+	"  --include-pagefault  ignore-pagefault N: fail allocations made while\n"
+	"                     handling a page fault too (by default they are spared\n"
+	"                     and counted in stats' spared: the kernel retries such a\n"
+	"                     fault, so the program would never see the failure);\n"
+	"                     --ignore-pagefault[=Y|N] writes the knob as given\n"
 	"  --exclude-caller F,G  exclude-caller: never fail allocations made under\n"
 	"                     these functions (besides the module's built-in list of\n"
 	"                     callers that panic when they fail)\n"
@@ -140,6 +150,8 @@ static const struct knob_opt {
 	{ "verbose", "verbose", required_argument, NULL },
 	{ "ignore-gfp-wait", "ignore-gfp-wait", optional_argument, "Y" },
 	{ "ignore-gfp-highmem", "ignore-gfp-highmem", optional_argument, "Y" },
+	{ "ignore-pagefault", "ignore-pagefault", optional_argument, "Y" },
+	{ "include-pagefault", "ignore-pagefault", no_argument, "N" },
 	{ "exclude-caller", "exclude-caller", required_argument, NULL },
 	{ "duration", "duration", required_argument, NULL },
 	{ "linger", KNOB_LINGER, required_argument, NULL },

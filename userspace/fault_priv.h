@@ -2,8 +2,8 @@
 /*
  * meminspect fault, the reader's fault command: what its files share.
  * fault.c: options and dispatch; fault_knob.c: signals, the knob files,
- * status, arm, disarm, set; fault_run.c: run; fault_sweep.c: sweep and
- * the kernel log.
+ * status, arm, disarm, set; fault_run.c: run; fault_sweep.c: sweep;
+ * fault_klog.c: sweep's kernel log and taint checks.
  */
 #ifndef MI_FAULT_PRIV_H
 #define MI_FAULT_PRIV_H
@@ -71,7 +71,7 @@ struct spared {
 	unsigned long runs;
 };
 
-/* At most this many splat lines, and kmemleak lines, kept per run. */
+/* At most this many splat lines, report names and kmemleak lines kept per run. */
 #define SPLAT_KEEP 4
 #define LEAK_KEEP 4
 
@@ -81,11 +81,17 @@ struct run_result {
 	long long failed, matched;
 	unsigned int nsplat;
 	char *splat[SPLAT_KEEP];
+	/* the kernel's own reports of the injected failure, by their first line */
+	unsigned int nreport;
+	char *report[SPLAT_KEEP];
 	unsigned long new_taint;
 	char *caller;		/* NULL: none in the log */
 	/* --module: the module after the run (sweepcheck.h) */
 	enum mod_state mod;
 	bool unloaded;		/* live, unloaded for the next run */
+	/* its module_load and module_free trace events in the run; -1: not traced */
+	int loads, frees;
+	bool reloaded;		/* loaded again after its init failed in the same run */
 	char *mod_note;		/* why it is half-loaded, or why it could not be unloaded */
 	/* the pids handed out from the run's start to its end: its tasks */
 	long pid_first, pid_last;
@@ -119,6 +125,17 @@ extern volatile pid_t fault_child;
 extern char armed_path[PATH_MAX + 16];	/* dir/fault/armed, for the handler */
 
 struct json;
+
+/* fault_klog.c: the kernel log and taint, for sweep */
+struct klog;
+int klog_open(struct klog **k);
+void klog_close(struct klog *k);
+/* Everything logged since the last call, sorted into @res; NULL: skip it. */
+void klog_read(struct klog *k, struct run_result *res);
+/* kmemleak's line about the sweep's own scan is the leaks column, not a splat */
+void klog_own_scan(struct klog *k, bool on);
+/* Taint bits set since the last call, but those loading a module sets. */
+unsigned long klog_new_taint(struct klog *k);
 
 void catch_stop_signals(void);
 void block_stop_signals(bool block, sigset_t *old);

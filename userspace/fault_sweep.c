@@ -8,7 +8,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <regex.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,178 +20,12 @@
 static const char *const excluded_fields[] = {
 	"caller", "origin", "present", "spared", NULL };
 
-/*
- * patterns.h, made by the Makefile from scripts/ (no copy to drift):
- * splat_patterns[], scripts/splat-patterns: a kernel log line matching one
- * of them is a splat; report_patterns[], scripts/alloc-failure-reports: the
- * headers of the kernel's own reports of a failed allocation. A sweep
- * injects failures in every run, so the stack dump ("Call Trace:") that
- * follows such a header within REPORT_NEAR records is the kernel's expected
- * answer, not a splat (scripts/splat-scan does the same inside a test's
- * expect window). TAINT_EXPECTED, scripts/taint-expected: the taint bits
- * loading an out-of-tree module sets (O, E, N), never a new taint.
- */
-#include "patterns.h"
-
-#define NPATTERNS (sizeof(splat_patterns) / sizeof(splat_patterns[0]))
-#define NREPORTS (sizeof(report_patterns) / sizeof(report_patterns[0]))
-#define REPORT_NEAR 20
-
-/* ---- the kernel log and taint, for sweep ---- */
-
-struct klog {
-	int fd;			/* /dev/kmsg, non-blocking; -1: unavailable */
-	regex_t re[NPATTERNS];
-	regex_t report[NREPORTS];
-	unsigned int since_report;	/* records since a report header */
-	bool own_scan;			/* kmemleak's line after the sweep's own scan is no splat */
-	char buf[8192];
-	unsigned long tainted;
-	char tainted_path[PATH_MAX];
-};
-
-static bool read_tainted(struct klog *k, unsigned long *v)
-{
-	FILE *fp = fopen(k->tainted_path, "r");
-	bool ok;
-
-	if (!fp)
-		return false;
-	ok = fscanf(fp, "%lu", v) == 1;
-	fclose(fp);
-	return ok;
-}
-
-static void free_all(regex_t *re, size_t n)
-{
-	while (n--)
-		regfree(&re[n]);
-}
-
-static bool compile_all(regex_t *re, const char *const *pats, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		if (regcomp(&re[i], pats[i], REG_EXTENDED | REG_NOSUB)) {
-			fprintf(stderr, "meminspect: bad kernel log pattern '%s'\n", pats[i]);
-			free_all(re, i);
-			return false;
-		}
-	}
-	return true;
-}
-
-static int klog_open(struct klog *k)
-{
-	const char *kmsg = getenv("MEMINSPECT_KMSG"), *proc = getenv("MEMINSPECT_PROC");
-
-	if (!compile_all(k->re, splat_patterns, NPATTERNS))
-		return ST_FORMAT;
-	if (!compile_all(k->report, report_patterns, NREPORTS)) {
-		free_all(k->re, NPATTERNS);
-		return ST_FORMAT;
-	}
-	k->since_report = UINT_MAX;
-	snprintf(k->tainted_path, sizeof(k->tainted_path), "%s/sys/kernel/tainted",
-		 proc && *proc ? proc : "/proc");
-	kmsg = kmsg && *kmsg ? kmsg : "/dev/kmsg";
-	k->fd = open(kmsg, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (k->fd < 0 || lseek(k->fd, 0, SEEK_END) < 0) {
-		fprintf(stderr, "meminspect: fault sweep: warning: cannot read the kernel log %s (%s): only taint is checked\n",
-			kmsg, strerror(errno));
-		if (k->fd >= 0)
-			close(k->fd);
-		k->fd = -1;
-	}
-	if (!read_tainted(k, &k->tainted)) {
-		fprintf(stderr, "meminspect: fault sweep: warning: cannot read %s: taint is not checked\n",
-			k->tainted_path);
-		k->tainted = ULONG_MAX;
-	}
-	return ST_OK;
-}
-
-static void klog_close(struct klog *k)
-{
-	free_all(k->re, NPATTERNS);
-	free_all(k->report, NREPORTS);
-	if (k->fd >= 0)
-		close(k->fd);
-}
-
-/* One log line (a /dev/kmsg record's text after "prio,seq,ts,flags;"). */
-static void klog_line(struct klog *k, char *line, struct run_result *res)
-{
-	char *semi = strchr(line, ';'), *p;
-
-	if (*line == ' ')	/* a record's KEY=value continuation */
-		return;
-	if (semi && strspn(line, "0123456789,-abcdefghijklmnopqrstuvwxyzACDNP=") ==
-	    (size_t)(semi - line))
-		line = semi + 1;
-	for (size_t i = 0; i < NREPORTS; i++) {
-		if (!regexec(&k->report[i], line, 0, NULL, 0)) {
-			k->since_report = 0;
-			return;
-		}
-	}
-	if (k->since_report < UINT_MAX)
-		k->since_report++;
-	for (size_t i = 0; i < NPATTERNS; i++) {
-		if (regexec(&k->re[i], line, 0, NULL, 0))
-			continue;
-		if (!strcmp(splat_patterns[i], "Call Trace:") &&
-		    k->since_report <= REPORT_NEAR)
-			return;		/* the stack dump of a report above */
-		if (k->own_scan && !strcmp(splat_patterns[i], "kmemleak:.*new suspected"))
-			return;		/* counted as the run's leaks instead */
-		if (res->nsplat < SPLAT_KEEP) {
-			/* a note is one line of printable text */
-			for (p = line; *p; p++)
-				if ((unsigned char)*p < ' ' || *p == 0x7f)
-					*p = '?';
-			res->splat[res->nsplat] = strdup(line);
-		}
-		res->nsplat++;
-		return;
-	}
-}
-
-/* Everything logged since the last call; res NULL: just skip it. */
-static void klog_read(struct klog *k, struct run_result *res)
-{
-	size_t have = 0;
-
-	if (k->fd < 0)
-		return;
-	for (;;) {
-		ssize_t n = read(k->fd, k->buf + have, sizeof(k->buf) - 1 - have);
-		char *line, *nl;
-
-		if (n < 0 && (errno == EINTR || errno == EPIPE))
-			continue;	/* EPIPE: records overwritten meanwhile */
-		if (n <= 0)
-			break;
-		have += (size_t)n;
-		k->buf[have] = '\0';
-		line = k->buf;
-		while ((nl = strchr(line, '\n'))) {
-			*nl = '\0';
-			if (res)
-				klog_line(k, line, res);
-			line = nl + 1;
-		}
-		/* a record is one read on /dev/kmsg; a plain file may cut a line */
-		have = strlen(line);
-		memmove(k->buf, line, have);
-		if (have == sizeof(k->buf) - 1)
-			have = 0;
-	}
-}
-
 static void free_result(struct run_result *r)
 {
 	for (unsigned int i = 0; i < r->nsplat && i < SPLAT_KEEP; i++)
 		free(r->splat[i]);
+	for (unsigned int i = 0; i < r->nreport && i < SPLAT_KEEP; i++)
+		free(r->report[i]);
 	free(r->caller);
 	free(r->mod_note);
 	for (unsigned int i = 0; i < r->nleak_line; i++)
@@ -253,10 +86,12 @@ static int add_spared(struct fault *f, struct spared *sp, size_t *nsp)
 	return ST_OK;
 }
 
-/* What sweep checks besides the kernel log: --module's module, kmemleak. */
+/* What sweep checks besides the kernel log: --module's module, its loads, kmemleak. */
 struct sweep_checks {
 	const char *mod;	/* --module, NULL: none */
 	bool was_loaded;	/* loaded before the first run: never unloaded */
+	struct load_trace loads;	/* its module_load/module_free events */
+	char loads_why[240];		/* why they are not traced */
 	bool leaks_on;		/* kmemleak is there */
 	bool leak_failed;	/* its scan failed: nothing known */
 	struct leak_scan leak;
@@ -265,16 +100,6 @@ struct sweep_checks {
 	char *outside_line[LEAK_KEEP];
 	unsigned int noutside;
 };
-
-/* Is @pid one of those handed out from @first to @last (wrapping at pid_max)? */
-static bool pid_in(long pid, long first, long last)
-{
-	if (pid < 0 || first < 0 || last < 0)
-		return false;
-	if (first <= last)
-		return pid >= first && pid <= last;
-	return pid >= first || pid <= last;
-}
 
 /* Did kmemleak find anything, charged to a run or apart? */
 static bool sweep_leaked(const struct sweep_checks *sc, const struct run_result *res,
@@ -375,6 +200,32 @@ static bool after_run_module(struct fault *f, struct sweep_checks *sc, struct ru
 	return true;
 }
 
+/*
+ * --module: how often the kernel loaded and freed the module during the
+ * run (its trace events).  Loaded twice, freed in between, in a run that
+ * failed something: its init failed and COMMAND loaded it again, as
+ * busybox's insmod does (init_module() after a failed finit_module()), so
+ * the exit status and module state are the second load's.
+ */
+static void run_loads(struct sweep_checks *sc, struct run_result *r)
+{
+	if (!sc->loads.dir[0] || !load_trace_count(&sc->loads, sc->mod, &r->loads, &r->frees)) {
+		r->loads = -1;
+		r->frees = -1;
+		return;
+	}
+	r->reloaded = r->loads >= 2 && r->frees >= 1 && r->failed > 0;
+}
+
+static size_t nreloaded(const struct run_result *res, size_t nres)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < nres; i++)
+		n += res[i].reloaded;
+	return n;
+}
+
 static const char *mod_word(const struct sweep_checks *sc, const struct run_result *r)
 {
 	if (!sc->mod)
@@ -388,16 +239,46 @@ static const char *mod_word(const struct sweep_checks *sc, const struct run_resu
 
 /* The sweep table: one record per run, in sweep_print()'s column order. */
 static const char *const sweep_fields[] = {
-	"nth", "exit", "failed", "matched", "splats", "new_taint", "module", "leaks", "caller",
-	NULL };
-enum { SW_NTH, SW_EXIT, SW_FAILED, SW_MATCHED, SW_SPLATS, SW_TAINT, SW_MODULE, SW_LEAKS,
-	SW_CALLER };
+	"nth", "exit", "failed", "matched", "splats", "reports", "new_taint", "module", "loads",
+	"leaks", "caller", NULL };
+enum { SW_NTH, SW_EXIT, SW_FAILED, SW_MATCHED, SW_SPLATS, SW_REPORTS, SW_TAINT, SW_MODULE,
+	SW_LOADS, SW_LEAKS, SW_CALLER };
+
+/* Why `excluded` spares a caller, by its origin, for the sweep's notes. */
+static const char *spared_why(const char *origin)
+{
+	if (!strcmp(origin, "builtin"))
+		return "built in: the kernel panics when it fails, docs/fault.md";
+	if (!strcmp(origin, "pagefault"))
+		return "a page fault: the kernel retries it, ignore-pagefault, docs/fault.md";
+	return "exclude-caller";
+}
+
+/* The note on the module's loads: what a row with loads 2 means. */
+static void loads_notes(struct mi_table *t, const struct run_result *res, size_t nres,
+			const struct sweep_checks *sc)
+{
+	size_t n = nreloaded(res, nres);
+
+	if (!sc->mod)
+		return;
+	if (!sc->loads.dir[0]) {
+		mi_table_add_note(t, "module %s: loads not checked (%s)", sc->mod, sc->loads_why);
+		return;
+	}
+	if (!n)
+		return;
+	mi_table_add_note(t,
+			  "module %s: loaded twice in %zu of %zu runs (loads; the kernel's module_load and module_free events): its init failed and COMMAND loaded it again, as busybox's insmod does (init_module() after a failed finit_module()); those rows show the second load's exit and module state, not the failure. Load with one finit_module() call: kmod's insmod, or modprobe",
+			  sc->mod, n, nres);
+}
 
 static int sweep_print(struct fault *f, struct run_result *res, size_t nres, bool complete,
 		       bool splat, const struct spared *sp, size_t nsp,
 		       const struct sweep_checks *sc)
 {
 	bool modbad = false, leaked = sweep_leaked(sc, res, nres);
+	size_t nrep = 0;
 	struct mi_table *t;
 	struct mi_error e;
 	char num[24];
@@ -426,6 +307,12 @@ static int sweep_print(struct fault *f, struct run_result *res, size_t nres, boo
 			for (unsigned int s = 0; s < r->nsplat && s < SPLAT_KEEP; s++)
 				json_string(&j, r->splat[s]);
 			json_end_array(&j);
+			JNUM("reports", "%u", r->nreport);
+			json_key(&j, "report_lines");
+			json_begin_array(&j);
+			for (unsigned int s = 0; s < r->nreport && s < SPLAT_KEEP; s++)
+				json_string(&j, r->report[s]);
+			json_end_array(&j);
 			JNUM("new_taint", "%lu", r->new_taint);
 			json_key(&j, "caller");
 			if (r->caller)
@@ -440,6 +327,14 @@ static int sweep_print(struct fault *f, struct run_result *res, size_t nres, boo
 				json_null(&j);
 			json_key(&j, "module_unloaded");
 			json_value(&j, r->unloaded ? "1" : "0");
+			if (r->loads >= 0) {
+				JNUM("module_loads", "%d", r->loads);
+			} else {
+				json_key(&j, "module_loads");
+				json_null(&j);
+			}
+			json_key(&j, "module_reloaded");
+			json_value(&j, r->reloaded ? "1" : "0");
 			json_key(&j, "module_note");
 			if (r->mod_note)
 				json_string(&j, r->mod_note);
@@ -471,6 +366,12 @@ static int sweep_print(struct fault *f, struct run_result *res, size_t nres, boo
 			json_value(&j, modbad ? "0" : "1");
 		else
 			json_null(&j);
+		if (sc->mod && sc->loads.dir[0]) {
+			JNUM("module_reloads", "%zu", nreloaded(res, nres));
+		} else {
+			json_key(&j, "module_reloads");
+			json_null(&j);
+		}
 		json_key(&j, "kmemleak");
 		json_value(&j, sc->leaks_on ? "1" : "0");
 		json_key(&j, "leaked");
@@ -527,8 +428,11 @@ static int sweep_print(struct fault *f, struct run_result *res, size_t nres, boo
 		mi_table_setf(t, rec, SW_FAILED, "%lld", res[i].failed);
 		mi_table_setf(t, rec, SW_MATCHED, "%lld", res[i].matched);
 		mi_table_setf(t, rec, SW_SPLATS, "%u", res[i].nsplat);
+		mi_table_setf(t, rec, SW_REPORTS, "%u", res[i].nreport);
 		mi_table_setf(t, rec, SW_TAINT, "%lu", res[i].new_taint);
 		mi_table_set(t, rec, SW_MODULE, mod_word(sc, &res[i]));
+		if (res[i].loads >= 0)
+			mi_table_setf(t, rec, SW_LOADS, "%d", res[i].loads);
 		if (res[i].leaks >= 0)
 			mi_table_setf(t, rec, SW_LEAKS, "%ld", res[i].leaks);
 		if (res[i].caller && *res[i].caller)
@@ -539,6 +443,8 @@ static int sweep_print(struct fault *f, struct run_result *res, size_t nres, boo
 	for (size_t i = 0; i < nres; i++) {
 		for (unsigned int s = 0; s < res[i].nsplat && s < SPLAT_KEEP; s++)
 			mi_table_add_note(t, "nth %lu: %s", res[i].nth, res[i].splat[s]);
+		for (unsigned int s = 0; s < res[i].nreport && s < SPLAT_KEEP; s++)
+			mi_table_add_note(t, "nth %lu: report: %s", res[i].nth, res[i].report[s]);
 		if (res[i].mod_note)
 			mi_table_add_note(t, "nth %lu: module %s: %s", res[i].nth, sc->mod,
 					  res[i].mod_note);
@@ -559,13 +465,12 @@ static int sweep_print(struct fault *f, struct run_result *res, size_t nres, boo
 	for (size_t i = 0; i < nsp; i++)
 		mi_table_add_note(t, "spared: %lld allocations in %lu runs under %s (%s)",
 				  sp[i].allocations, sp[i].runs, sp[i].caller,
-				  !strcmp(sp[i].origin, "builtin") ?
-				  "built in: the kernel panics when it fails, docs/fault.md" :
-				  "exclude-caller");
+				  spared_why(sp[i].origin));
 	if (sc->mod)
 		mi_table_add_note(t, "module %s: %s", sc->mod, modbad ?
 				  "half-loaded after a run, or could not be unloaded (the sweep stopped)" :
 				  "gone or live after every run");
+	loads_notes(t, res, nres, sc);
 	if (sc->leaks_outside > 0)
 		mi_table_add_note(t, "kmemleak: %ld unreferenced objects of no run's task",
 				  sc->leaks_outside);
@@ -580,6 +485,11 @@ static int sweep_print(struct fault *f, struct run_result *res, size_t nres, boo
 		mi_table_add_note(t, "kmemleak: not checked (the kernel has no kmemleak file)");
 	else
 		mi_table_add_note(t, "kmemleak: not checked (only a --module sweep scans for leaks)");
+	for (size_t i = 0; i < nres; i++)
+		nrep += res[i].nreport;
+	if (nrep)
+		mi_table_add_note(t, "kernel reports: %zu stack dumps were the kernel's own reports of a failure injected in their run (named above), not splats",
+				  nrep);
 	mi_table_add_note(t, "%s", splat ? "a run left a kernel splat or a new taint" :
 			  "no kernel splat, no new taint");
 	return print_built(f, t);
@@ -610,7 +520,7 @@ int fault_sweep(struct fault *f)
 	struct run_result *res = calloc(f->max_runs, sizeof(*res));
 	struct mi_table *stats, *log;
 	bool complete = false, splat = false;
-	struct klog k = { .fd = -1 };
+	struct klog *k;
 	struct spared sp[SPARED_KEEP] = { { 0 } };
 	size_t nres = 0, nsp = 0;
 	const char *mod = given_val(f, KNOB_MODULE);
@@ -635,6 +545,13 @@ int fault_sweep(struct fault *f)
 		char why[128];
 
 		sc.was_loaded = mod_state(mod, why, sizeof(why)) != MOD_GONE;
+		/*
+		 * How often it loads in a run: the kernel's own record, not
+		 * a guess from the module's state after it (a loader that
+		 * retries ends with the module live as if its init had
+		 * absorbed the failure).
+		 */
+		load_trace_open(&sc.loads, f->env->dir, sc.loads_why, sizeof(sc.loads_why));
 	}
 	/*
 	 * kmemleak for a driver's init (--module) only: there a leak is the
@@ -653,7 +570,6 @@ int fault_sweep(struct fault *f)
 		st = open_armed();
 	for (unsigned long n = 1; !st && n <= f->max_runs && !fault_got_signal; n++) {
 		struct run_result *r = &res[nres];
-		unsigned long taint;
 		char nth[24];
 		int err;
 
@@ -664,7 +580,8 @@ int fault_sweep(struct fault *f)
 			break;
 		}
 		nthk->changed = true;
-		klog_read(&k, NULL);
+		klog_read(k, NULL);
+		load_trace_clear(&sc.loads);
 		r->nth = n;
 		r->pid_first = -1;
 		st = run_once(f, &r->status, &r->pid_first);
@@ -687,15 +604,17 @@ int fault_sweep(struct fault *f)
 		st = add_spared(f, sp, &nsp);
 		if (st)
 			break;
-		klog_read(&k, r);
-		if (k.tainted != ULONG_MAX && read_tainted(&k, &taint)) {
-			r->new_taint = taint & ~k.tainted & ~TAINT_EXPECTED;
-			k.tainted = taint;
-		}
+		klog_read(k, r);
+		r->new_taint = klog_new_taint(k);
 		if (r->nsplat || r->new_taint)
 			splat = true;
-		if (mod && !after_run_module(f, &sc, r))
-			modbad = true;
+		r->loads = -1;
+		r->frees = -1;
+		if (mod) {
+			run_loads(&sc, r);
+			if (!after_run_module(f, &sc, r))
+				modbad = true;
+		}
 		r->leaks = sc.leaks_on ? 0 : -1;
 		if (modbad)
 			break;
@@ -709,9 +628,9 @@ int fault_sweep(struct fault *f)
 	if (!st && nres && sc.leaks_on && !fault_got_signal) {
 		sweep_leaks(&sc, res, nres, end);
 		/* kmemleak's own line about that scan is the leaks column */
-		k.own_scan = true;
-		klog_read(&k, &res[nres - 1]);
-		k.own_scan = false;
+		klog_own_scan(k, true);
+		klog_read(k, &res[nres - 1]);
+		klog_own_scan(k, false);
 		if (res[nres - 1].nsplat)
 			splat = true;
 		leaked = sweep_leaked(&sc, res, nres);
@@ -728,7 +647,8 @@ int fault_sweep(struct fault *f)
 		free(sc.outside_line[i]);
 	leak_close(&sc.leak);
 	free(res);
-	klog_close(&k);
+	load_trace_close(&sc.loads);
+	klog_close(k);
 	free_knobs(f);
 	reraise();
 	if (st)

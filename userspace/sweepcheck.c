@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fault sweep's checks after each run: module state and kmemleak
- * (sweepcheck.h).
+ * fault sweep's checks after each run: module state, the module's loads
+ * (tracefs) and kmemleak (sweepcheck.h).
  */
 /* syscall(): delete_module has no libc wrapper */
 #define _DEFAULT_SOURCE
@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -141,6 +142,138 @@ static int write_str(const char *path, const char *s)
 		err = errno;
 	close(fd);
 	return err;
+}
+
+/* The events of the module's life a sweep counts (include/trace/events/module.h). */
+static const char *const load_events[] = { "module_load", "module_free" };
+
+static int load_events_set(const struct load_trace *t, const char *val)
+{
+	char path[4200];
+	int err;
+
+	for (size_t i = 0; i < sizeof(load_events) / sizeof(load_events[0]); i++) {
+		snprintf(path, sizeof(path), "%s/events/module/%s/enable", t->dir, load_events[i]);
+		err = write_str(path, val);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+bool load_trace_open(struct load_trace *t, const char *debugfs_dir, char *why, size_t len)
+{
+	const char *env = getenv("MEMINSPECT_TRACE_INSTANCE");
+	char root[4000], path[4200], *slash;
+	int err;
+
+	memset(t, 0, sizeof(*t));
+	if (env && *env) {
+		snprintf(t->dir, sizeof(t->dir), "%s", env);
+	} else {
+		/* tracefs where it is mounted, else debugfs' automount of it */
+		snprintf(root, sizeof(root), "/sys/kernel/tracing");
+		if (access("/sys/kernel/tracing/instances", F_OK)) {
+			snprintf(root, sizeof(root) - 8, "%s", debugfs_dir);
+			slash = strrchr(root, '/');
+			strcpy(slash ? slash : root + strlen(root), "/tracing");
+		}
+		/* a name of its own: two sweeps at once each count their own loads */
+		snprintf(t->dir, sizeof(t->dir), "%s/instances/meminspect-sweep-%ld", root,
+			 (long)getpid());
+		if (mkdir(t->dir, 0700)) {
+			snprintf(why, len, "cannot make the tracefs instance %s: %s", t->dir,
+				 strerror(errno));
+			t->dir[0] = '\0';
+			return false;
+		}
+		t->made = true;
+		/* a few events a run: a small ring buffer will do (best effort) */
+		snprintf(path, sizeof(path), "%s/buffer_size_kb", t->dir);
+		write_str(path, "64");
+	}
+	err = load_events_set(t, "1");
+	if (err) {
+		snprintf(why, len, "cannot enable the module_load and module_free events in %s: %s",
+			 t->dir, strerror(err));
+		load_trace_close(t);
+		return false;
+	}
+	return true;
+}
+
+void load_trace_clear(const struct load_trace *t)
+{
+	char path[4200];
+	int fd;
+
+	if (!t->dir[0])
+		return;
+	/* writing the trace file empty clears the instance's ring buffer */
+	snprintf(path, sizeof(path), "%s/trace", t->dir);
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd >= 0)
+		close(fd);
+}
+
+/* Is @line the event @ev of module @name?  "  insmod-9 [000] ..... 1.2: module_load: dummy (E)" */
+static bool load_event_is(const char *line, const char *ev, const char *name)
+{
+	char key[48];
+	const char *p;
+	size_t n = strlen(name);
+
+	snprintf(key, sizeof(key), ": %s: ", ev);
+	p = strstr(line, key);
+	if (!p)
+		return false;
+	p += strlen(key);
+	return !strncmp(p, name, n) && (p[n] == '\0' || p[n] == ' ' || p[n] == '\n');
+}
+
+bool load_trace_count(const struct load_trace *t, const char *name, int *loads, int *frees)
+{
+	char path[4200], line[1024], n[64];
+	FILE *fp;
+
+	*loads = *frees = 0;
+	if (!t->dir[0])
+		return false;
+	normalise(name, n, sizeof(n));
+	snprintf(path, sizeof(path), "%s/trace", t->dir);
+	fp = fopen(path, "r");
+	if (!fp)
+		return false;
+	while (fgets(line, sizeof(line), fp)) {
+		if (*line == '#')
+			continue;
+		if (load_event_is(line, load_events[0], n))
+			(*loads)++;
+		else if (load_event_is(line, load_events[1], n))
+			(*frees)++;
+	}
+	fclose(fp);
+	return true;
+}
+
+void load_trace_close(struct load_trace *t)
+{
+	if (!t->dir[0])
+		return;
+	load_events_set(t, "0");
+	if (t->made)
+		rmdir(t->dir);
+	t->dir[0] = '\0';
+	t->made = false;
+}
+
+bool pid_in(long pid, long first, long last)
+{
+	if (pid < 0 || first < 0 || last < 0)
+		return false;
+	if (first <= last)
+		return pid >= first && pid <= last;
+	return pid >= first || pid <= last;
 }
 
 /* The pid and jiffies of '  comm "NAME", pid 123, jiffies 456 ...' (NAME may hold quotes). */

@@ -60,6 +60,39 @@ long leak_scan(struct leak_scan *l, double since, struct leak_obj **objs);
 /* Free what leak_open() kept. */
 void leak_close(struct leak_scan *l);
 
+/*
+ * The kernel's own record of each load and free of a module during a run:
+ * its module_load and module_free trace events, in a tracefs instance of
+ * the sweep's own (the user's tracing is left alone).
+ */
+struct load_trace {
+	char dir[4096];		/* the instance; "": not traced */
+	bool made;		/* made by load_trace_open(): removed at close */
+};
+
+/*
+ * An instance with both events on: under MEMINSPECT_TRACE_INSTANCE (used
+ * as it is), else made in /sys/kernel/tracing/instances or, where tracefs
+ * is not mounted there, in the tracing directory next to @debugfs_dir's
+ * parent.  False, @why saying why, if there is none.
+ */
+bool load_trace_open(struct load_trace *t, const char *debugfs_dir, char *why, size_t len);
+
+/* Forget the events so far (before a run). */
+void load_trace_clear(const struct load_trace *t);
+
+/*
+ * The loads and frees of module @name recorded since the last clear; false
+ * if the trace cannot be read.
+ */
+bool load_trace_count(const struct load_trace *t, const char *name, int *loads, int *frees);
+
+/* Turn the events off and remove the instance if it was made here. */
+void load_trace_close(struct load_trace *t);
+
+/* Is @pid one of those handed out from @first to @last (wrapping at pid_max)? */
+bool pid_in(long pid, long first, long last);
+
 /* The pid most recently handed out (/proc/loadavg's last field), -1 if unknown. */
 long last_pid(void);
 

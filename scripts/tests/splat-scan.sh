@@ -48,6 +48,28 @@ case_ "a WARNING inside a window" splat "$BEGIN" "${VMALLOC[@]}" \
 	'[   72.0] WARNING: CPU: 1 PID: 1044 at mm/vmalloc.c:1 f+0x1/0x2' "$END"
 case_ "warn_alloc's stack dump after the window ended" splat "$BEGIN" "$END" "${VMALLOC[@]}"
 case_ "a headerless stack dump inside a window" splat "$BEGIN" '[   50.0] Call Trace:' "$END"
+# The kernel's own report of a failure with a dump_stack() and no splat header: sysctl's, when
+# dummy's register_netdevice() fails (6.1, fault sweep of dummy's init)
+SYSCTL=('[   60.100] sysctl could not get directory: /net/ipv4/conf/dummy0 -12'
+	'[   60.101] CPU: 0 PID: 311 Comm: insmod Tainted: G           OE      6.1.0-41-amd64 #1  Debian 6.1.158-1'
+	'[   60.102] Hardware name: QEMU Standard PC (Q35 + ICH9, 2009), BIOS 1.16.2-debian-1.16.2-1 04/01/2014'
+	'[   60.103] Call Trace:' '[   60.104]  <TASK>' '[   60.105]  dump_stack_lvl+0x44/0x5c'
+	'[   60.106]  __register_sysctl_table+0x4a5/0x6d0')
+case_ "sysctl's dump_stack() report inside a window" clean "$BEGIN" "${SYSCTL[@]}" "$END"
+case_ "sysctl's dump_stack() report outside a window" splat "${SYSCTL[@]}"
+case_ "a 6.12 dump header (UID) inside a window" clean "$BEGIN" "${SYSCTL[0]}" \
+	'[   60.101] CPU: 0 UID: 0 PID: 311 Comm: insmod Not tainted 6.12.95+deb12-amd64 #1' \
+	'[   60.103] Call Trace:' "$END"
+# A WARNING has the same dump header: its stack dump stays a splat inside a window
+WARN=('[   61.0] WARNING: CPU: 0 PID: 311 at fs/sysfs/group.c:116 internal_create_group+0x382/0x3b0'
+	'[   61.1] Modules linked in: dummy(+)'
+	'[   61.2] CPU: 0 PID: 311 Comm: insmod Tainted: G           OE      6.1.0-41-amd64 #1'
+	'[   61.3] RIP: 0010:internal_create_group+0x382/0x3b0' '[   61.4] Call Trace:')
+printf '%s\r\n' "$BEGIN" "${WARN[@]}" "$END" >"$t/console.log"
+"$here/splat-scan" "$t/console.log" >"$t/hits"
+tap_result "$(grep -q 'Call Trace:' "$t/hits"; echo $?)" \
+	"splat-scan: a WARNING's stack dump inside a window is counted too (want its Call Trace in the hits)" \
+	"$(cat "$t/hits")"
 # test_unload.sh's window: the kernel's debugfs unload race report (6.12.95's debug lane)
 DB='[ 1200.0] meminspect-selftest: expect debugfs unload race: begin'
 DE='[ 1300.0] meminspect-selftest: expect debugfs unload race: end'

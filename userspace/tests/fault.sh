@@ -9,9 +9,11 @@ FD=$tmp/fdir			# --dir: the module's files
 F=$FD/fault
 mkdir -p "$F" "$tmp/proc/sys/kernel"
 export MEMINSPECT_PROC=$tmp/proc MEMINSPECT_KMSG=$tmp/kmsg
+# a tracefs instance of plain files: the fake command writes the module events into its trace
+export MEMINSPECT_TRACE_INSTANCE=$tmp/trace
 
 fault_knobs="sites probability interval times space verbose ignore-gfp-wait ignore-gfp-highmem
-min-order max-order nth aim-pid aim-children aim-comm aim-cgroup aim-cache aim-size aim-module
+ignore-pagefault min-order max-order nth aim-pid aim-children aim-comm aim-cgroup aim-cache aim-size aim-module
 aim-depth exclude-caller duration armed"
 
 # the module's defaults (docs/fault.md), as knob files
@@ -26,6 +28,11 @@ fault_reset() {
 	done
 	: >"$tmp/kmsg"
 	echo 12288 >"$tmp/proc/sys/kernel/tainted"
+	rm -rf "$tmp/trace"
+	mkdir -p "$tmp/trace/events/module/module_load" "$tmp/trace/events/module/module_free"
+	echo 0 >"$tmp/trace/events/module/module_load/enable"
+	echo 0 >"$tmp/trace/events/module/module_free/enable"
+	printf '# tracer: nop\n#\n' >"$tmp/trace/trace"
 }
 
 # fake_set KNOB VALUE: a knob as the module would hold it (file and settings)
@@ -309,6 +316,23 @@ if [ "\$nth" = "\${REPORT_AT:-0}" ]; then
 fi
 # TRACE_AT: a stack dump with no report before it
 [ "\$nth" = "\${TRACE_AT:-0}" ] && echo "4,8\$nth,107,-;Call Trace:" >>"$tmp/kmsg"
+# KMSG_AT: that run's kernel log gets the fixture KMSG_FILE, printed by the task KMSG_PID
+# (default: the command itself)
+[ "\$nth" = "\${KMSG_AT:-0}" ] && sed "s/@PID@/\${KMSG_PID:-\$\$}/g" "$FX/kmsg/\$KMSG_FILE" >>"$tmp/kmsg"
+# The module's life as the kernel traces it (module_load, module_free): loaded, freed
+# when its init failed; RETRY: loaded again at once, as busybox's insmod does after a
+# failed finit_module(), that init succeeding (exit 0), and unloaded by the command.
+# Another module (fakedep, a name fake is a prefix of) loads in every run.
+ev() { echo "  fake.sh-\$\$     [000] .....   1.\$nth: module_\$1: \$2" >>"$tmp/trace/trace"; }
+if [ "\$(cat "$tmp/trace/events/module/module_load/enable")" = 1 ]; then
+	ev load fakedep
+	ev load "fake (OE)"
+	if [ \$failed = 1 ]; then
+		ev free fake
+		[ -z "\${RETRY:-}" ] || { ev load "fake (OE)"; ev free fake; }
+	fi
+fi
+[ -z "\${RETRY:-}" ] || failed=0
 [ "\$nth" = "\${TAINT_AT:-0}" ] && echo 12800 >"$tmp/proc/sys/kernel/tainted"
 # SPARED: the module's excluded table, as after the run
 if [ -n "\${SPARED:-}" ]; then
@@ -328,11 +352,14 @@ is "fault sweep: one run per failure point, plus the clean one" \
 ok "$(awk '{ split($3, a, "="); split($4, b, "="); if (a[2] != b[2]) bad = 1 } END { print bad + 0 }' \
 	"$tmp/sweep.seen")" "fault sweep: each run aimed at its own command"
 is "fault sweep: table rows" \
-"nth  exit  failed  matched  splats  new_taint  module  leaks  caller
-  1    12       1        1       0          0  gone    -      step1+0x10/0x40 [fake]
-  2    12       1        2       0          0  gone    -      step2+0x10/0x40 [fake]
-  3    12       1        3       0          0  gone    -      step3+0x10/0x40 [fake]
-  4     0       0        3       0          0  gone    -      -" "$(grep -v '^#' <<<"$out")"
+"nth  exit  failed  matched  splats  reports  new_taint  module  loads  leaks  caller
+  1    12       1        1       0        0          0  gone        1  -      step1+0x10/0x40 [fake]
+  2    12       1        2       0        0          0  gone        1  -      step2+0x10/0x40 [fake]
+  3    12       1        3       0        0          0  gone        1  -      step3+0x10/0x40 [fake]
+  4     0       0        3       0        0          0  gone        1  -      -" "$(grep -v '^#' <<<"$out")"
+lacks "fault sweep: one load a run: no reload note" "loaded twice" "$out"
+is "fault sweep: the module events are turned off again" "0 0" \
+	"$(cat "$tmp/trace/events/module/module_load/enable" "$tmp/trace/events/module/module_free/enable" | paste -sd' ')"
 has "fault sweep --module: gone or live after every run" "# module fake: gone or live after every run" "$out"
 has "fault sweep: no kmemleak file, said so" "# kmemleak: not checked (the kernel has no kmemleak file)" "$out"
 has "fault sweep: says it is complete" "# complete: run 4 injected nothing; 3 failure points" "$out"
@@ -379,7 +406,7 @@ MEMINSPECT_KMEMLEAK=$tmp/kmemleak LEAK_AT=2 OUTSIDE_AT=3 run "$M" --dir "$FD" fa
 secs=$(($(date +%s) - t0))
 is "fault sweep kmemleak: a leak: exit 10" 10 "$rc"
 is "fault sweep kmemleak: the leaks column charges run 2 only" "0 2 0 0" \
-	"$(awk '$1 ~ /^[0-9]+$/ { printf "%s%s", s, $8; s = " " }' <<<"$out")"
+	"$(awk '$1 ~ /^[0-9]+$/ { printf "%s%s", s, $10; s = " " }' <<<"$out")"
 has "fault sweep kmemleak: run 2's note names its failure point" \
 	"# nth 2: kmemleak: 2 unreferenced objects after failing step2+0x10/0x40 [fake]" "$out"
 pid2=$(awk '$1 == "nth=2" { sub(/self=/, "", $4); print $4 }' "$tmp/sweep.seen")
@@ -459,6 +486,72 @@ TRACE_AT=3 run "$M" --dir "$FD" fault sweep -- sh "$tmp/fake.sh"
 is "fault sweep: a stack dump with no report before it is a splat: exit 7" 7 "$rc"
 has "fault sweep: that run's note" "# nth 3: Call Trace:" "$out"
 
+# The kernel's own report of a failure a run injected: dummy's init on 6.1, its
+# register_netdevice() failing in sysctl (fixtures/kmsg/sysctl-report): a stack dump
+# with no splat header, printed by the run's task. Named in its row, no splat, no exit 7.
+fault_reset
+KMSG_AT=2 KMSG_FILE=sysctl-report run "$M" --dir "$FD" fault sweep -- sh "$tmp/fake.sh"
+is "fault sweep: sysctl's report of an injected failure, stack dump and all, is no splat: exit 0" 0 "$rc"
+is "fault sweep: it is run 2's report (splats, reports)" "0/0 0/1 0/0 0/0" \
+	"$(awk '$1 ~ /^[0-9]+$/ { printf "%s%s/%s", sep, $5, $6; sep = " " }' <<<"$out")"
+has "fault sweep: the report named by its first line, in run 2's note" \
+	"# nth 2: report: sysctl could not get directory: /net/ipv4/neigh/dummy0 -12" "$out"
+has "fault sweep: the reports counted apart from splats" \
+	"# kernel reports: 1 stack dumps were the kernel's own reports of a failure injected in their run (named above), not splats" "$out"
+has "fault sweep: and the sweep is clean" "# no kernel splat, no new taint" "$out"
+fault_reset
+KMSG_AT=2 KMSG_FILE=sysctl-report run "$M" --dir "$FD" fault sweep --json -- sh "$tmp/fake.sh"
+jq -e '.clean == 1 and [.runs[].reports] == [0, 1, 0, 0] and [.runs[].splats] == [0, 0, 0, 0] and
+	.runs[1].report_lines == ["sysctl could not get directory: /net/ipv4/neigh/dummy0 -12"] and
+	.runs[0].report_lines == []' >/dev/null <<<"$out"
+ok $? "fault sweep --json: reports and report_lines per run, clean" "$out"
+# A real WARNING (with the same dump header) is still a splat, its stack dump too.
+fault_reset
+KMSG_AT=2 KMSG_FILE=warning run "$M" --dir "$FD" fault sweep -- sh "$tmp/fake.sh"
+is "fault sweep: a WARNING after an injected failure is a splat: exit 7" 7 "$rc"
+is "fault sweep: the WARNING and its stack dump are run 2's splats, no report" "0/0 2/0 0/0 0/0" \
+	"$(awk '$1 ~ /^[0-9]+$/ { printf "%s%s/%s", sep, $5, $6; sep = " " }' <<<"$out")"
+has "fault sweep: the WARNING line as a note" "# nth 2: WARNING: CPU: 1 PID:" "$out"
+lacks "fault sweep: no report named for it" "report:" "$out"
+# The same report printed by a task that is none of the run's, or in the run that
+# injected nothing: nothing says it answers an injected failure, a splat.
+fault_reset
+KMSG_AT=2 KMSG_FILE=sysctl-report KMSG_PID=1 run "$M" --dir "$FD" fault sweep -- sh "$tmp/fake.sh"
+is "fault sweep: a stack dump printed by another task (pid 1) is a splat: exit 7" 7 "$rc"
+has "fault sweep: that run's note" "# nth 2: Call Trace:" "$out"
+fault_reset
+KMSG_AT=4 KMSG_FILE=sysctl-report run "$M" --dir "$FD" fault sweep -- sh "$tmp/fake.sh"
+is "fault sweep: a stack dump in the run that injected nothing is a splat: exit 7" 7 "$rc"
+has "fault sweep: the clean run's note" "# nth 4: Call Trace:" "$out"
+
+# busybox's insmod: a failed finit_module() is followed by init_module(), whose init
+# succeeds (the failure point has passed). The kernel's module_load/module_free events
+# show the module loaded twice in the run: said in the row (loads) and in a note.
+fault_reset
+RETRY=1 run "$M" --dir "$FD" fault sweep --module fake -- sh "$tmp/fake.sh"
+is "fault sweep: a loader that retries: exit 0 (nothing wrong in the kernel)" 0 "$rc"
+is "fault sweep: the rows show the retry: exit 0, failed 1, loads 2 (the clean run: 1)" \
+	"0/1/2 0/1/2 0/1/2 0/0/1" \
+	"$(awk '$1 ~ /^[0-9]+$/ { printf "%s%s/%s/%s", sep, $2, $3, $9; sep = " " }' <<<"$out")"
+has "fault sweep: a note names the cause and the fix" \
+	"# module fake: loaded twice in 3 of 4 runs (loads; the kernel's module_load and module_free events): its init failed and COMMAND loaded it again, as busybox's insmod does (init_module() after a failed finit_module()); those rows show the second load's exit and module state, not the failure. Load with one finit_module() call: kmod's insmod, or modprobe" "$out"
+fault_reset
+RETRY=1 run "$M" --dir "$FD" fault sweep --json --module fake -- sh "$tmp/fake.sh"
+jq -e '.module_reloads == 3 and [.runs[].module_loads] == [2, 2, 2, 1] and
+	[.runs[].module_reloaded] == [1, 1, 1, 0]' >/dev/null <<<"$out"
+ok $? "fault sweep --json: module_loads, module_reloaded per run, module_reloads" "$out"
+fault_reset
+run "$M" --dir "$FD" fault sweep --json -- sh "$tmp/fake.sh"
+jq -e '.module_reloads == null and [.runs[].module_loads] == [null, null, null, null]' >/dev/null <<<"$out"
+ok $? "fault sweep --json: without --module, loads are not traced (null)" "$out"
+# no tracefs instance to be had: said, not guessed
+fault_reset
+MEMINSPECT_TRACE_INSTANCE=$tmp/no-tracefs RETRY=1 run "$M" --dir "$FD" fault sweep --module fake -- sh "$tmp/fake.sh"
+is "fault sweep: no tracefs: the loads column is '-'" "- - - -" \
+	"$(awk '$1 ~ /^[0-9]+$/ { printf "%s%s", sep, $9; sep = " " }' <<<"$out")"
+has "fault sweep: no tracefs: says loads were not checked, and why" \
+	"# module fake: loads not checked (cannot enable the module_load and module_free events in $tmp/no-tracefs: No such file or directory)" "$out"
+
 fault_reset
 TAINT_AT=3 run "$M" --dir "$FD" fault sweep --json -- sh "$tmp/fake.sh"
 jq -e '.clean == 0 and .runs[2].new_taint == 512 and .runs[1].new_taint == 0 and
@@ -495,11 +588,14 @@ is "fault sweep's splat patterns are scripts/splat-patterns, built in" \
 	"$(grep -v -e '^#' -e '^$' "$here/../../scripts/splat-patterns")" "$(pattern_list splat_patterns)"
 is "fault sweep's report headers are scripts/alloc-failure-reports, built in" \
 	"$(grep -v -e '^#' -e '^$' "$here/../../scripts/alloc-failure-reports")" "$(pattern_list report_patterns)"
+is "fault sweep's stack dump header is scripts/stack-dump-header, built in" \
+	"$(grep -v -e '^#' -e '^$' "$here/../../scripts/stack-dump-header")" "$(pattern_list dump_header_patterns)"
 is "fault sweep's expected taint bits are scripts/taint-expected, built in" \
 	"$(awk '!/^#/ && NF { m += $1 } END { print m }' "$here/../../scripts/taint-expected")" \
 	"$(( $(sed -n 's/^#define TAINT_EXPECTED (\(.*\))$/\1/p' "$here/../patterns.h" | sed 's/ul//g') ))"
 is "no copy of them in the reader's source" "" \
-	"$(grep -l -e '"WARNING:"' -e '"page allocation failure: order"' -e '262144' "$here"/../*.c "$here"/../*.h |
+	"$(grep -l -e '"WARNING:"' -e '"page allocation failure: order"' -e '262144' -e 'UID: \[0-9\]' \
+		"$here"/../*.c "$here"/../*.h |
 		grep -v '/patterns\.h$')"
 
 # ---- report and export: the capabilities row "fault" names a directory ----
