@@ -11,9 +11,9 @@
 #   1. every memory block of the DIMM is offlined and onlined again, in the
 #      guest (offline_pages(): isolation, migration, the struct pages
 #      poisoned), ROUNDS times;
-#   2. the DIMM is unplugged and plugged again through the QEMU monitor
-#      (ACPI eject: offline, then remove_memory(), which frees the memmap),
-#      REMOVES times.
+#   2. the DIMM is unplugged and plugged again through QEMU (vm-run's QMP:
+#      ACPI eject, i.e. offline, then remove_memory(), which frees the
+#      memmap), REMOVES times, each step waiting for the host's answer.
 # Then, with the readers and churn stopped, 3. the guard itself is timed
 # (the module reloaded with test_walk_pause_ms): an offline waits for a
 # walk in progress, a walk for a pending offline.
@@ -26,9 +26,10 @@
 
 # Under KASAN (the debug lane) 2 rounds and 1 unplug: there the guest ran 240 s
 # (188 s of CPU) against ~60 s on a stock kernel, the costliest guest after the
-# debug suite's own; each step still runs, with the readers and churn on.
+# debug suite's own; each step still runs, with the readers and churn on.  The
+# wait for the host's answer (below) is 480 s there, vm-run's for the eject 420.
 if mi_kasan; then
-	ROUNDS=${ROUNDS:-2} REMOVES=${REMOVES:-1}
+	ROUNDS=${ROUNDS:-2} REMOVES=${REMOVES:-1} ANSWER_WAIT=${ANSWER_WAIT:-480}
 fi
 ROUNDS=${ROUNDS:-3} REMOVES=${REMOVES:-2} CHURN_MIB=${CHURN_MIB:-64}
 MEM=/sys/devices/system/memory
@@ -86,6 +87,46 @@ wait_blocks()
 		mi_uptime_cs
 		[ "$MI_UP_CS" -lt "$_end" ] || return 1
 		mi_nap 0.5
+	done
+}
+
+# The host's answers to "MI-DIMM remove" / "MI-DIMM add" (vm-run --dimm): one
+# line each on ttyS3, "removed" (QEMU has dropped the device: its
+# DEVICE_DELETED), "added" (device_add returned) or "failed: WHY" (QEMU's own
+# error text where it gave one).  Opened once for the whole file, before the
+# first request: each open of an 8250 port clears its FIFOs
+# (serial8250_startup()), so an answer that came while it was closed could be
+# lost.  Raw and without echo: a line echoed back would go out to the host.
+# ANSWER_WAIT (240 s; 480 under KASAN) bounds each wait, above vm-run's own
+# bounds (30 s for a QMP reply, 180 s for the eject; 420 under KASAN), so the
+# host's "failed: ..." comes first.
+ANSWERS=${ANSWERS:-/dev/ttyS3} ANSWER_WAIT=${ANSWER_WAIT:-240}
+ans_open=no
+# (a failed exec would end the shell: the open is tried in a subshell first)
+if (exec 7<> "$ANSWERS") 2> /dev/null; then
+	exec 7<> "$ANSWERS"
+	stty raw -echo <&7 && ans_open=yes
+fi
+
+# dimm_ask REQUEST: print "MI-DIMM REQUEST" (vm-run's cue) and wait for the
+# host's answer line, in $ANSWER ("" if none came within ANSWER_WAIT s); by
+# /proc/uptime's clock, as a signal may end a read -t early
+dimm_ask()
+{
+	ANSWER=''
+	[ "$ans_open" = yes ] || return 0
+	echo "MI-DIMM $1"
+	mi_uptime_cs
+	_da_end=$((MI_UP_CS + ANSWER_WAIT * 100))
+	while [ "$MI_UP_CS" -lt "$_da_end" ]; do
+		_da_l=''
+		# shellcheck disable=SC3045 # busybox ash's read has -t and -u
+		IFS= read -r -t $(((_da_end - MI_UP_CS + 99) / 100)) -u 7 _da_l
+		if [ -n "$_da_l" ]; then
+			ANSWER=$_da_l
+			return 0
+		fi
+		mi_uptime_cs
 	done
 }
 
@@ -169,38 +210,44 @@ check "online: every block offlined came back online ($onlined of $offlined)" \
 wait_blocks "$nblocks" online
 check "after the offline rounds all $nblocks DIMM blocks are online" [ $? -eq 0 ]
 
-# ---- 2: unplug and plug the DIMM (QEMU monitor, via vm-run) ----
+# ---- 2: unplug and plug the DIMM (QEMU, via vm-run) ----
+# Each request once: the host answers only when QEMU has done it or has said
+# why not, and that answer is the diag of a failed round.
 removed=0 added=0
+[ "$ans_open" = yes ] ||
+	diag "no answer port $ANSWERS (vm-run --dimm gives ttyS3): no unplug asked"
 r=1
-while [ "$r" -le "$REMOVES" ]; do
-	echo "MI-DIMM remove"
-	if wait_blocks 0 online; then
-		removed=$((removed + 1))
-	else
-		diag "round $r: the DIMM's blocks did not go away: $(dimm_blocks | tr '\n' ' ')"
+while [ "$r" -le "$REMOVES" ] && [ "$ans_open" = yes ]; do
+	dimm_ask remove
+	if [ "$ANSWER" != removed ]; then
+		diag "round $r: MI-DIMM remove: ${ANSWER:-no answer from the host within $ANSWER_WAIT s}"
 		break
 	fi
-	# QEMU refuses the add ("Duplicate device ID") while it still holds the removed DIMM (the
-	# guest's blocks are gone before QEMU has finished the ACPI eject; seen on a loaded host,
-	# 5 Dec 2026): ask again every 20 s, 120 s in all (an add that was taken makes the next
-	# one a harmless refusal).
-	_a=0
-	while [ "$_a" -lt 6 ]; do
-		echo "MI-DIMM add"
-		wait_blocks "$nblocks" online 20 && break
-		_a=$((_a + 1))
-	done
-	if [ "$_a" -lt 6 ]; then
+	# QEMU drops the device at the guest's _EJ0, after remove_memory(): the
+	# blocks are gone already
+	if wait_blocks 0 online 30; then
+		removed=$((removed + 1))
+	else
+		diag "round $r: QEMU removed the DIMM, its blocks are still there: $(dimm_blocks | tr '\n' ' ')"
+		break
+	fi
+	dimm_ask add
+	if [ "$ANSWER" != added ]; then
+		diag "round $r: MI-DIMM add: ${ANSWER:-no answer from the host within $ANSWER_WAIT s}"
+		break
+	fi
+	if wait_blocks "$nblocks" online; then
 		added=$((added + 1))
 	else
-		diag "round $r: the DIMM did not come back online: $(dimm_blocks | tr '\n' ' ')"
+		diag "round $r: QEMU plugged the DIMM, its blocks did not come back online: $(dimm_blocks | tr '\n' ' ')"
 		break
 	fi
 	r=$((r + 1))
 done
-check "device_del: the DIMM was removed (memory blocks gone) $removed of $REMOVES times" \
+check "device_del: QEMU removed the DIMM and its memory blocks are gone $removed of $REMOVES times" \
 	[ "$removed" -eq "$REMOVES" ]
-check "device_add: the DIMM came back online $added of $REMOVES times" [ "$added" -eq "$REMOVES" ]
+check "device_add: QEMU plugged the DIMM and its blocks came back online $added of $REMOVES times" \
+	[ "$added" -eq "$REMOVES" ]
 
 readers_stop "$READERS" "buddy/fragmentation_types/fragmentation/frag --types across the hot-remove"
 kill "$churn_pid" 2>/dev/null
