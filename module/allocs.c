@@ -80,7 +80,7 @@ static u32 mi_allocs_hash(unsigned long v)
 /* The aims on whose allocation it is: no site needed (page probes). */
 static bool mi_allocs_task_aimed(void)
 {
-	if (mi_allocs.aim_pid && task_tgid_nr(current) != mi_allocs.aim_pid)
+	if (mi_allocs.pid && task_tgid(current) != mi_allocs.pid)
 		return false;
 	if (mi_allocs.aim_comm[0] &&
 	    strncmp(current->comm, mi_allocs.aim_comm, TASK_COMM_LEN))
@@ -781,8 +781,7 @@ static int mi_allocs_knob_apply(enum mi_allocs_knob knob, const char *buf,
 			return err;
 		if (mi_allocs.armed)
 			return -EBUSY;
-		mi_allocs.aim_pid = u;
-		return 0;
+		return mi_allocs_aim_pid(u);
 	case MI_ALLOCS_AIM_COMM:
 		err = mi_fault_parse_comm(buf, len, comm, sizeof(comm));
 		if (err)
@@ -842,11 +841,16 @@ static ssize_t mi_allocs_knob_write(struct file *file, const char __user *ubuf,
 {
 	struct seq_file *m = file->private_data;
 	enum mi_allocs_knob knob = (uintptr_t)m->private;
-	char buf[64];
+	/*
+	 * the longest value is aim_cgroup's, a path as long as the
+	 * injector's (systemd's and Docker's are 60 to 100 bytes), and a
+	 * newline
+	 */
+	char buf[MI_FAULT_PATH_LEN + 1];
 	int err;
 
 	if (len >= sizeof(buf))
-		return -EINVAL;
+		return -ERANGE;
 	if (copy_from_user(buf, ubuf, len))
 		return -EFAULT;
 	if (mutex_lock_killable(&mi_allocs.lock))
@@ -1028,6 +1032,8 @@ void mi_allocs_exit(void)
 	if (mi_allocs.cgrp)
 		cgroup_put(mi_allocs.cgrp);
 	mi_allocs.cgrp = NULL;
+	put_pid(mi_allocs.pid);
+	mi_allocs.pid = NULL;
 	mutex_unlock(&mi_allocs.lock);
 	vfree(mi_allocs.objs);
 	vfree(mi_allocs.sites);

@@ -10,6 +10,9 @@
  */
 #include <linux/cgroup.h>
 #include <linux/err.h>
+#include <linux/pid.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
 #include <linux/string.h>
 
 #include "allocs_priv.h"
@@ -50,6 +53,34 @@ int mi_allocs_aim_module(const char *buf, size_t len)
 		return -EBUSY;
 	strscpy(mi_allocs.aim_module, mi_allocs_parsed.aim_module,
 		sizeof(mi_allocs.aim_module));
+	return 0;
+}
+
+/*
+ * aim_pid: @nr, a process of the writer's pid namespace (find_vpid(), as
+ * the injector's aim-pid), or 0 for any; -EINVAL if no such process.  The
+ * reference is held until the next write or unload.  Under mi_allocs.lock,
+ * disarmed.
+ */
+int mi_allocs_aim_pid(int nr)
+{
+	struct pid *pid = NULL;
+
+	if (nr) {
+		rcu_read_lock();
+		pid = find_vpid(nr);
+		/* a process: its thread group leader is alive */
+		if (pid && pid_task(pid, PIDTYPE_TGID))
+			get_pid(pid);
+		else
+			pid = NULL;
+		rcu_read_unlock();
+		if (!pid)
+			return -EINVAL;
+	}
+	put_pid(mi_allocs.pid);
+	mi_allocs.pid = pid;
+	mi_allocs.aim_pid = nr;
 	return 0;
 }
 

@@ -58,7 +58,14 @@ struct mi_allocs_obj {
 struct mi_allocs_state {
 	struct mutex lock;		/* knobs, arming, the tables' lifetime */
 	bool armed;
-	int aim_pid;			/* 0 = any */
+	int aim_pid;			/* 0 = any; as written */
+	/*
+	 * aim_pid resolved in the writer's pid namespace (a container's
+	 * reader writes its own pids), referenced: compared with the
+	 * allocating task's, so a pid recycled after the target exits never
+	 * matches
+	 */
+	struct pid *pid;
 	char aim_comm[TASK_COMM_LEN];	/* "" = any */
 	char aim_module[MI_FAULT_NAME_LEN];	/* "" = any */
 	bool mod_set;			/* armed with aim_module */
@@ -84,6 +91,7 @@ extern struct mi_allocs_state mi_allocs;
 /* allocs_aim.c: knob writes, under mi_allocs.lock */
 int mi_allocs_aim_module(const char *buf, size_t len);
 int mi_allocs_aim_cgroup(const char *buf, size_t len);
+int mi_allocs_aim_pid(int nr);
 int mi_allocs_aim_cache(const char *buf, size_t len);
 
 /*

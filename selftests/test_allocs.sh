@@ -220,6 +220,26 @@ check "arming resets the table" [ "$(site_field 4)" = none ]
 echo 0 > "$A/armed"
 echo 0 > "$A/aim_pid"
 
+# ---- aim_pid from inside a pid namespace: the writer's numbers ---------------------
+
+# A container's reader writes the pids it sees: a shell that is pid 1 in a new pid
+# namespace aims at itself, and its helper allocations count (a global compare would
+# aim at the host's init and count none). A pid that names no process is refused.
+rejects aim_pid 4194303 "a pid with no process (-EINVAL)"
+if unshare -p -f true 2> /dev/null; then
+	unshare -p -f sh -c 'echo $$ > "$1/aim_pid" && echo "pid $$" > "$3/nspid" &&
+		echo 1 > "$1/armed" && echo "$4 $5" > "$2/allocs"; echo 0 > "$1/armed"' \
+		sh "$A" "$MI_TEST_DIR" "$T" "$N" "$S"
+	check_read "aim_pid: the namespace's shell was its pid 1" "$T/nspid" "pid 1"
+	check_read "aim_pid reads back the number written in the namespace" "$A/aim_pid" 1
+	check "aim_pid written in a pid namespace: its shell's $N allocations counted ($(site_field 4))" \
+		[ "$(site_field 4)" = "$N" ]
+	echo 0 > "$MI_TEST_DIR/allocs"
+	echo 0 > "$A/aim_pid"
+else
+	skip "allocs: aim_pid from inside a pid namespace" "the kernel has no pid namespaces (CONFIG_PID_NS)"
+fi
+
 # ---- a target the suite did not write: busybox find by comm -----------------------
 
 echo find > "$A/aim_comm"
@@ -392,6 +412,22 @@ else
 	echo > "$A/aim_cgroup"
 	check_read "aim_cgroup cleared" "$A/aim_cgroup" ''
 	rmdir "$ACG/sub" "$ACG" 2>/dev/null
+	# a container's cgroup as Docker names it under systemd: 91 bytes
+	dk=/system.slice/docker-$(printf '%064x' 3054).scope
+	if mkdir -p "$CG$dk" 2>/dev/null; then
+		echo "$dk" > "$A/aim_cgroup"
+		check_read "aim_cgroup takes a Docker scope's path (${#dk} bytes) and reads it back" \
+			"$A/aim_cgroup" "$dk"
+		echo 1 > "$A/armed"
+		sh -c 'echo $$ > "$1/cgroup.procs" && exec find / -xdev' sh "$CG$dk" > /dev/null 2>&1
+		echo 0 > "$A/armed"
+		allocs=$(awk 'NR > 1 && !/^#/ { s += $4 } END { print s + 0 }' "$A/table")
+		check "aim_cgroup: find's allocations in the Docker scope are counted ($allocs)" [ "$allocs" -gt 0 ]
+		echo > "$A/aim_cgroup"
+		rmdir "$CG$dk" "$CG/system.slice" 2>/dev/null
+	else
+		fail "allocs: aim_cgroup: mkdir -p $CG$dk"
+	fi
 fi
 
 # ---- aim_cache: only objects of one cache, read from each object's slab -------------

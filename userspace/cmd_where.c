@@ -54,7 +54,13 @@ static const struct where_row where_census[] = {
 	{ "anon_other", "AnonPages" },
 	{ "shmem", "Shmem" },
 	{ "file_mapped", "Mapped" },
-	{ "file_unmapped", "Cached+Buffers-Shmem-Mapped" },
+	/*
+	 * no counter holds it: Mapped counts mapped shmem too, so
+	 * Cached+Buffers-Shmem-Mapped subtracts those twice and goes negative
+	 * (-3328 kB on a 6.12 guest); file_mapped + file_unmapped + shmem is
+	 * held to nr_file_pages in the guest (test_pages.sh)
+	 */
+	{ "file_unmapped", "-" },
 	{ "reserved", "-" },
 	{ "offline", "-" },
 	{ "unclassified", "unaccounted+VmallocUsed+Percpu" },
