@@ -102,16 +102,20 @@ pf_run()
 	_n0=$(dmesg | grep -c .)
 	"$R" fault run --verbose 2 --times 1 "$@" > "$T/pf" 2> "$T/pf.err"
 	pf_rc=$?
-	_i=0
-	while [ $_i -lt 50 ]; do
+	# the module prints from a work item, a line at a time: read until the
+	# report is there and its frames stop growing (the debug kernel is slow)
+	_i=0 _was=-1
+	while [ $_i -lt 100 ]; do
 		dmesg | sed -n "$((_n0 + 1)),\$p" > "$T/pfk"
-		grep -q 'fault: injected slab failure' "$T/pfk" && break
-		mi_nap 0.1
+		awk '/fault: injected slab failure/ { s = 1; next }
+		     s && /fault:   / { sub(/.*fault:   /, ""); print; next }
+		     s { exit }' "$T/pfk" > "$T/frames"
+		_now=$(grep -c . "$T/frames")
+		grep -q 'fault: injected slab failure' "$T/pfk" && [ "$_now" = "$_was" ] && break
+		_was=$_now
+		mi_nap 0.3
 		_i=$((_i + 1))
 	done
-	awk '/fault: injected slab failure/ { s = 1; next }
-	     s && /fault:   / { sub(/.*fault:   /, ""); print; next }
-	     s { exit }' "$T/pfk" > "$T/frames"
 }
 
 # pf_target NAME COMMAND...: the default run fails a system call of it (not
