@@ -11,8 +11,6 @@
 #include <linux/cgroup.h>
 #include <linux/err.h>
 #include <linux/pid.h>
-#include <linux/rcupdate.h>
-#include <linux/sched.h>
 #include <linux/string.h>
 
 #include "allocs_priv.h"
@@ -67,14 +65,7 @@ int mi_allocs_aim_pid(int nr)
 	struct pid *pid = NULL;
 
 	if (nr) {
-		rcu_read_lock();
-		pid = find_vpid(nr);
-		/* a process: its thread group leader is alive */
-		if (pid && pid_task(pid, PIDTYPE_TGID))
-			get_pid(pid);
-		else
-			pid = NULL;
-		rcu_read_unlock();
+		pid = mi_aim_pid_get(nr);
 		if (!pid)
 			return -EINVAL;
 	}

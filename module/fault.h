@@ -117,6 +117,11 @@ enum mi_aim_mod_user {
 };
 
 bool mi_aim_module_arm(enum mi_aim_mod_user who, const char *name);
+/*
+ * The process @nr of the writer's pid namespace, referenced (put_pid()),
+ * NULL if none: the injector's aim-pid and allocs' aim_pid
+ */
+struct pid *mi_aim_pid_get(int nr);
 struct module *mi_aim_module(enum mi_aim_mod_user who);
 bool mi_fault_aim_module_available(void);
 bool mi_fault_aim_module_present(void);

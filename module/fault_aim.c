@@ -57,6 +57,22 @@ static struct mi_aim_mod_slot {
 	[MI_AIM_MOD_ALLOCS] = { .mod = &mi_allocs_aim_mod },
 };
 
+struct pid *mi_aim_pid_get(int nr)
+{
+	struct pid *pid;
+
+	/* in the writer's pid namespace */
+	rcu_read_lock();
+	pid = find_vpid(nr);
+	/* a process: its thread group leader is alive */
+	if (pid && pid_task(pid, PIDTYPE_TGID))
+		get_pid(pid);
+	else
+		pid = NULL;
+	rcu_read_unlock();
+	return pid;
+}
+
 static bool mi_task_aim(const struct mi_fault_armed *a)
 {
 	const struct mi_fault_settings *s = &a->set;

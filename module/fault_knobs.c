@@ -52,15 +52,7 @@ static int mi_fault_commit(const struct mi_fault_knob *k,
 	switch (k->offset) {
 	case MI_KNOB_OF(aim_pid):
 		if (s->aim_pid) {
-			/* in the writer's pid namespace */
-			rcu_read_lock();
-			pid = find_vpid(s->aim_pid);
-			/* a process: a thread group leader is alive */
-			if (pid && pid_task(pid, PIDTYPE_TGID))
-				get_pid(pid);
-			else
-				pid = NULL;
-			rcu_read_unlock();
+			pid = mi_aim_pid_get(s->aim_pid);
 			if (!pid)
 				return -EINVAL;
 		}
