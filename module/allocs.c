@@ -1,20 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * allocs/ - slab allocations by call site, from the exported kmem
- * tracepoints (kmalloc, kmem_cache_alloc, kfree, kmem_cache_free).
- *
- * Knobs: armed (0/1; writing 1 resets the counters and attaches the
- * probes, 0 detaches them), aim_pid and aim_comm (which allocations are
- * counted; set only while disarmed), hash_size (slots of the ptr -> site
- * table; set only while disarmed), sample_bytes (0: every allocation; N:
- * an allocation of s bytes is followed with probability min(1, s/N) and
- * weighted by its inverse; set only while disarmed), aim_module (only
- * call sites in that module's text; the injector's module aim and its
- * parser, set only while disarmed), aim_cgroup (only tasks in that cgroup
- * v2 or below it; the injector's parser, resolved with a reference at the
- * write, set only while disarmed), pages (0/1: page allocations too, from
- * the page allocator's tracepoints, allocs_pages.c; set only while
- * disarmed).  Read: table.
+ * tracepoints (kmalloc, kmem_cache_alloc, kfree, kmem_cache_free) and the
+ * bulk frees, which fire none.  This file holds the two tables the probes
+ * fill and their arming; allocs_probes.c the probes, allocs_bulk.c the
+ * bulk frees, allocs_knobs.c the knobs, allocs_table.c the table file,
+ * allocs_names.c the names of call sites in code that goes away.
  *
  * The probes run in any context, so they neither allocate nor print nor
  * lock: the site table and the object hash are preallocated when arming
@@ -27,9 +18,8 @@
 #include <linux/debugfs.h>
 #include <linux/hash.h>
 #include <linux/jiffies.h>
+#include <linux/kprobes.h>
 #include <linux/kernel.h>
-#include <linux/log2.h>
-#include <linux/math64.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
@@ -37,12 +27,8 @@
 #include <linux/sched.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
-#include <linux/stacktrace.h>
 #include <linux/string.h>
-#include <linux/tracepoint.h>
-#include <linux/uaccess.h>
 #include <linux/vmalloc.h>
-#include <trace/events/kmem.h>
 
 #include "allocs.h"
 #include "allocs_priv.h"
@@ -52,13 +38,6 @@
 #include "slab.h"
 
 #define MI_ALLOCS_PROBES	32	/* slots tried per insert or lookup */
-#define MI_ALLOCS_HASH_MIN	1024
-#define MI_ALLOCS_HASH_MAX	BIT(22)
-#define MI_ALLOCS_HASH_DEFAULT	BIT(16)
-#define MI_ALLOCS_SAMPLE_MAX	BIT(30)	/* sample_bytes at most 1 GiB */
-/* object counts are kept in 1/1024ths: a sampled object stands for N/s */
-#define MI_ALLOCS_FP_SHIFT	10
-#define MI_ALLOCS_FP_ONE	BIT(MI_ALLOCS_FP_SHIFT)
 
 /*
  * The sampler's state: one xorshift64 generator per CPU, seeded at arming.
@@ -165,17 +144,6 @@ static int mi_allocs_site_get(unsigned long call_site,
 		return n;
 	}
 	return -1;
-}
-
-/* A row's site: %pS, then its callers, " < " before each. */
-void mi_allocs_put_site(struct seq_file *m, const struct mi_allocs_site *s,
-			unsigned long call_site)
-{
-	unsigned int i;
-
-	seq_printf(m, "%pS", (void *)call_site);
-	for (i = 0; i < MI_ALLOCS_STACK_MAX && s->stack[i]; i++)
-		seq_printf(m, " < %pS", (void *)s->stack[i]);
 }
 
 /*
@@ -308,76 +276,6 @@ void mi_allocs_store(unsigned long call_site, const unsigned long *stack,
 	atomic64_inc(&mi_allocs.obj_overflow);
 }
 
-/*
- * kvmalloc() and its family (kvcalloc(), kvzalloc(), kvmalloc_array())
- * try kmalloc() first, whose tracepoint then names kvmalloc's own code:
- * every kvmalloc() in the kernel would be one row at kvmalloc_node+0x..
- * (seen on the debug lane against /proc/allocinfo, which names the
- * caller).  Its caller is read off the stack instead, for the allocations
- * wanted only.  kvmalloc_node() became __kvmalloc_node_noprof() with "mm:
- * enable slab allocation tagging for kmalloc and friends" (v6.10).
- */
-static const char *const mi_allocs_kv_names[] = {
-	"kvmalloc_node", "__kvmalloc_node_noprof",
-};
-
-static struct mi_code_range mi_allocs_kv[ARRAY_SIZE(mi_allocs_kv_names)];
-static unsigned int mi_allocs_nr_kv;
-
-/*
- * Where kvmalloc() itself hosts the inlined __do_kmalloc_node() (7.x), a
- * large kvmalloc() is traced twice as the large kmalloc() above: first
- * from inside __kmalloc_large_node_noprof() with a return address in
- * kvmalloc, then with kvmalloc's caller.  The first is the one whose
- * stack holds that function's frame before kvmalloc's: dropped.  (On 6.12
- * kvmalloc calls __kmalloc_node_noprof(), whose inner event the rule
- * above drops, and its one event has kvmalloc's address.)
- */
-static const char *const mi_allocs_large_names[] = {
-	"__kmalloc_large_node_noprof", "__kmalloc_large_noprof",
-};
-
-static struct mi_code_range mi_allocs_large[ARRAY_SIZE(mi_allocs_large_names)];
-static unsigned int mi_allocs_nr_large;
-
-/* the probe's frames, the tracepoint's, kmalloc's, kvmalloc's, its caller */
-#define MI_ALLOCS_KV_STACK	16
-
-/*
- * The return address past kvmalloc's frame; @call_site without one; 0
- * for the inner event of a large kvmalloc() traced twice.
- */
-static unsigned long mi_allocs_kv_caller(unsigned long call_site)
-{
-	unsigned long entries[MI_ALLOCS_KV_STACK];
-	unsigned int n, i;
-	bool large = false;
-
-	n = stack_trace_save(entries, ARRAY_SIZE(entries), 0);
-	for (i = 0; i + 1 < n; i++) {
-		if (mi_code_ranges_hold(mi_allocs_kv, mi_allocs_nr_kv,
-					entries[i]))
-			return large ? 0 : entries[i + 1];
-		if (mi_code_ranges_hold(mi_allocs_large, mi_allocs_nr_large,
-					entries[i]))
-			large = true;
-	}
-	return call_site;
-}
-
-static void mi_allocs_record(unsigned long call_site, const void *ptr,
-			     size_t bytes_req, size_t bytes_alloc)
-{
-	if (ZERO_OR_NULL_PTR(ptr) || !mi_allocs_wanted(bytes_req))
-		return;
-	if (mi_code_ranges_hold(mi_allocs_kv, mi_allocs_nr_kv, call_site)) {
-		call_site = mi_allocs_kv_caller(call_site);
-		if (!call_site)
-			return;
-	}
-	mi_allocs_store(call_site, NULL, ptr, bytes_req, bytes_alloc, false);
-}
-
 void mi_allocs_forget(const void *ptr)
 {
 	unsigned long p = (unsigned long)ptr;
@@ -423,197 +321,8 @@ void mi_allocs_forget(const void *ptr)
 	}
 }
 
-/*
- * A large kmalloc() traced twice: from v6.10 ("mm/slab: enable slab
- * allocation tagging for kmalloc and friends", the _noprof split) a
- * kmalloc() above KMALLOC_MAX_CACHE_SIZE through __do_kmalloc_node()
- * calls __kmalloc_large_node_noprof(), which traces kmalloc with its own
- * _RET_IP_ (inside __kmalloc_noprof() and its siblings, where
- * __do_kmalloc_node() is inlined), then traces it again with the real
- * caller.  The inner event is dropped: its site is allocator code, and the
- * object would be recorded twice and one copy never freed (seen on 6.12:
- * a second row at __kmalloc_noprof+0x2e0).  No other kmalloc event has a
- * call site inside these functions.
- */
-static const char *const mi_allocs_inner_names[] = {
-	"__kmalloc_noprof", "__kmalloc_node_noprof",
-	"__kmalloc_node_track_caller_noprof",
-};
-
-static struct mi_code_range mi_allocs_inner[ARRAY_SIZE(mi_allocs_inner_names)];
-static unsigned int mi_allocs_nr_inner;
-
-static void mi_allocs_record_kmalloc(unsigned long call_site,
-				     const void *ptr, size_t bytes_req,
-				     size_t bytes_alloc)
-{
-	if (bytes_alloc > KMALLOC_MAX_CACHE_SIZE &&
-	    mi_code_ranges_hold(mi_allocs_inner, mi_allocs_nr_inner, call_site))
-		return;
-	mi_allocs_record(call_site, ptr, bytes_req, bytes_alloc);
-}
-
-/*
- * Tracepoint prototypes.  "mm/slab_common: unify NUMA and UMA version of
- * tracepoints" (11e9734bcb6a, v6.1) folded kmalloc_node and
- * kmem_cache_alloc_node into kmalloc and kmem_cache_alloc (with a node
- * argument), and kmem_cache_alloc passes the cache instead of sizes
- * ("mm/slab_common: drop kmem_alloc & avoid dereferencing fields when not
- * using", 2c1d697fb8ba, v6.1).
- */
-#ifdef MI_HAVE_KMEM_TP_NODE_FOLDED
-static void mi_allocs_tp_kmalloc(void *data, unsigned long call_site,
-				 const void *ptr, size_t bytes_req,
-				 size_t bytes_alloc, gfp_t gfp, int node)
-{
-	mi_allocs_record_kmalloc(call_site, ptr, bytes_req, bytes_alloc);
-}
-
-static void mi_allocs_tp_cache_alloc(void *data, unsigned long call_site,
-				     const void *ptr, struct kmem_cache *s,
-				     gfp_t gfp, int node)
-{
-	/* the tracepoint's own bytes_req and bytes_alloc (mm/slub.c) */
-	mi_allocs_record(call_site, ptr, kmem_cache_size(s),
-			 mi_slab_size_of(s));
-}
-#else
-static void mi_allocs_tp_kmalloc(void *data, unsigned long call_site,
-				 const void *ptr, size_t bytes_req,
-				 size_t bytes_alloc, gfp_t gfp)
-{
-	mi_allocs_record_kmalloc(call_site, ptr, bytes_req, bytes_alloc);
-}
-
-static void mi_allocs_tp_kmalloc_node(void *data, unsigned long call_site,
-				      const void *ptr, size_t bytes_req,
-				      size_t bytes_alloc, gfp_t gfp, int node)
-{
-	mi_allocs_record_kmalloc(call_site, ptr, bytes_req, bytes_alloc);
-}
-#endif
-
-static void mi_allocs_tp_kfree(void *data, unsigned long call_site,
-			       const void *ptr)
-{
-	mi_allocs_forget(ptr);
-}
-
-/*
- * kmem_cache_free: "mm, tracing: record slab name for kmem_cache_free()"
- * (3544de8ee6e4, v5.12) added the cache's name; "mm/slab_common: ...
- * kmem_cache_free tracepoint takes the cache" (v6.1) replaced it with
- * the cache itself.  Only the pointer is used here.
- */
-#if defined(MI_HAVE_KMEM_CACHE_FREE_CACHE)
-static void mi_allocs_tp_cache_free(void *data, unsigned long call_site,
-				    const void *ptr,
-				    const struct kmem_cache *s)
-#elif defined(MI_HAVE_KMEM_CACHE_FREE_NAME)
-static void mi_allocs_tp_cache_free(void *data, unsigned long call_site,
-				    const void *ptr, const char *name)
-#else
-static void mi_allocs_tp_cache_free(void *data, unsigned long call_site,
-				    const void *ptr)
-#endif
-{
-	mi_allocs_forget(ptr);
-}
-
-/*
- * The allocation tracepoints besides kmalloc: kmem_cache_alloc, and before
- * v6.1 the _node variants, unwound in reverse if one fails.
- */
-static int mi_allocs_attach_cache_alloc(void)
-{
-#ifdef MI_HAVE_KMEM_TP_NODE_FOLDED
-	return register_trace_kmem_cache_alloc(mi_allocs_tp_cache_alloc, NULL);
-#else
-	int err;
-
-	err = register_trace_kmem_cache_alloc(mi_allocs_tp_kmalloc, NULL);
-	if (err)
-		return err;
-	err = register_trace_kmalloc_node(mi_allocs_tp_kmalloc_node, NULL);
-	if (err)
-		goto out_cache_alloc;
-	err = register_trace_kmem_cache_alloc_node(mi_allocs_tp_kmalloc_node,
-						   NULL);
-	if (err)
-		goto out_kmalloc_node;
-	return 0;
-
-out_kmalloc_node:
-	unregister_trace_kmalloc_node(mi_allocs_tp_kmalloc_node, NULL);
-out_cache_alloc:
-	unregister_trace_kmem_cache_alloc(mi_allocs_tp_kmalloc, NULL);
-	return err;
-#endif
-}
-
-static void mi_allocs_detach_cache_alloc(void)
-{
-#ifdef MI_HAVE_KMEM_TP_NODE_FOLDED
-	unregister_trace_kmem_cache_alloc(mi_allocs_tp_cache_alloc, NULL);
-#else
-	unregister_trace_kmem_cache_alloc(mi_allocs_tp_kmalloc, NULL);
-	unregister_trace_kmalloc_node(mi_allocs_tp_kmalloc_node, NULL);
-	unregister_trace_kmem_cache_alloc_node(mi_allocs_tp_kmalloc_node,
-					       NULL);
-#endif
-}
-
-static void mi_allocs_detach(void)
-{
-	unregister_trace_kmalloc(mi_allocs_tp_kmalloc, NULL);
-	mi_allocs_detach_cache_alloc();
-	unregister_trace_kfree(mi_allocs_tp_kfree, NULL);
-	unregister_trace_kmem_cache_free(mi_allocs_tp_cache_free, NULL);
-	mi_allocs_pages_detach();
-	/* no probe runs on the tables once this returns */
-	tracepoint_synchronize_unregister();
-}
-
-/*
- * Frees first, so no recorded object misses its free.  On failure only
- * what was registered is unregistered: removing a probe a tracepoint does
- * not hold WARNs (func_remove()) where no other probe is on it.
- */
-static int mi_allocs_attach(void)
-{
-	int err;
-
-	err = register_trace_kfree(mi_allocs_tp_kfree, NULL);
-	if (err)
-		return err;
-	err = register_trace_kmem_cache_free(mi_allocs_tp_cache_free, NULL);
-	if (err)
-		goto out_kfree;
-	err = register_trace_kmalloc(mi_allocs_tp_kmalloc, NULL);
-	if (err)
-		goto out_cache_free;
-	err = mi_allocs_attach_cache_alloc();
-	if (err)
-		goto out_kmalloc;
-	if (mi_allocs.pages) {
-		err = mi_allocs_pages_attach();
-		if (err)
-			goto out_pages;
-	}
-	return 0;
-
-out_pages:
-	mi_allocs_pages_detach();	/* what of the pair it registered */
-	mi_allocs_detach_cache_alloc();
-out_kmalloc:
-	unregister_trace_kmalloc(mi_allocs_tp_kmalloc, NULL);
-out_cache_free:
-	unregister_trace_kmem_cache_free(mi_allocs_tp_cache_free, NULL);
-out_kfree:
-	unregister_trace_kfree(mi_allocs_tp_kfree, NULL);
-	tracepoint_synchronize_unregister();
-	return err;
-}
+/* called by allocs_bulk.c's kprobe handlers */
+NOKPROBE_SYMBOL(mi_allocs_forget);
 
 /* Caller holds mi_allocs.lock and the probes are detached. */
 static int mi_allocs_reset(void)
@@ -657,11 +366,12 @@ static int mi_allocs_reset(void)
 	atomic64_set(&mi_allocs.site_overflow, 0);
 	atomic64_set(&mi_allocs.obj_overflow, 0);
 	atomic64_set(&mi_allocs.page_nosite, 0);
+	mi_allocs_names_reset();
 	mi_allocs.armed_at = jiffies;
 	return 0;
 }
 
-static int mi_allocs_set_armed(bool on)
+int mi_allocs_set_armed(bool on)
 {
 	int err = 0;
 
@@ -689,279 +399,19 @@ static int mi_allocs_set_armed(bool on)
 	return 0;
 }
 
-enum mi_allocs_knob {
-	MI_ALLOCS_ARMED,
-	MI_ALLOCS_AIM_PID,
-	MI_ALLOCS_AIM_COMM,
-	MI_ALLOCS_HASH_SIZE,
-	MI_ALLOCS_SAMPLE_BYTES,
-	MI_ALLOCS_AIM_MODULE,
-	MI_ALLOCS_AIM_CGROUP,
-	MI_ALLOCS_AIM_CACHE,
-	MI_ALLOCS_PAGES,
-	MI_ALLOCS_PAGE_STACK,
-	MI_ALLOCS_NR_KNOBS
+enum {
+	MI_ALLOCS_ROW_ALLOCS,
+	MI_ALLOCS_ROW_AIM_CACHE,
+	MI_ALLOCS_ROW_PAGES,
+	MI_ALLOCS_ROW_BULK,
+	MI_ALLOCS_NR_ROWS
 };
 
-static const char *const mi_allocs_knob_names[MI_ALLOCS_NR_KNOBS] = {
-	[MI_ALLOCS_ARMED] = "armed",
-	[MI_ALLOCS_AIM_PID] = "aim_pid",
-	[MI_ALLOCS_AIM_COMM] = "aim_comm",
-	[MI_ALLOCS_HASH_SIZE] = "hash_size",
-	[MI_ALLOCS_SAMPLE_BYTES] = "sample_bytes",
-	[MI_ALLOCS_AIM_MODULE] = "aim_module",
-	[MI_ALLOCS_AIM_CGROUP] = "aim_cgroup",
-	[MI_ALLOCS_AIM_CACHE] = "aim_cache",
-	[MI_ALLOCS_PAGES] = "pages",
-	[MI_ALLOCS_PAGE_STACK] = "page_stack",
-};
-
-static int mi_allocs_knob_show(struct seq_file *m, void *v)
-{
-	enum mi_allocs_knob knob = (uintptr_t)m->private;
-
-	if (mutex_lock_killable(&mi_allocs.lock))
-		return -EINTR;
-	switch (knob) {
-	case MI_ALLOCS_ARMED:
-		seq_printf(m, "%d\n", mi_allocs.armed);
-		break;
-	case MI_ALLOCS_AIM_PID:
-		seq_printf(m, "%d\n", mi_allocs.aim_pid);
-		break;
-	case MI_ALLOCS_AIM_COMM:
-		seq_printf(m, "%s\n", mi_allocs.aim_comm);
-		break;
-	case MI_ALLOCS_SAMPLE_BYTES:
-		seq_printf(m, "%u\n", mi_allocs.sample_bytes);
-		break;
-	case MI_ALLOCS_AIM_MODULE:
-		seq_printf(m, "%s\n", mi_allocs.aim_module);
-		break;
-	case MI_ALLOCS_AIM_CGROUP:
-		seq_printf(m, "%s\n", mi_allocs.aim_cgroup);
-		break;
-	case MI_ALLOCS_AIM_CACHE:
-		seq_printf(m, "%s\n", mi_allocs.aim_cache);
-		break;
-	case MI_ALLOCS_PAGES:
-		seq_printf(m, "%d\n", mi_allocs.pages);
-		break;
-	case MI_ALLOCS_PAGE_STACK:
-		seq_printf(m, "%u\n", mi_allocs.page_stack);
-		break;
-	default:
-		seq_printf(m, "%u\n", mi_allocs.hash_size);
-		break;
-	}
-	mutex_unlock(&mi_allocs.lock);
-	return 0;
-}
-
-static int mi_allocs_knob_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, mi_allocs_knob_show, inode->i_private);
-}
-
-static int mi_allocs_knob_apply(enum mi_allocs_knob knob, const char *buf,
-				size_t len)
-{
-	char comm[TASK_COMM_LEN];
-	unsigned int u;
-	bool on;
-	int err;
-
-	switch (knob) {
-	case MI_ALLOCS_ARMED:
-		err = mi_fault_parse_bool(buf, len, &on);
-		return err ?: mi_allocs_set_armed(on);
-	case MI_ALLOCS_AIM_PID:
-		err = mi_fault_parse_uint(buf, len, 0, PID_MAX_LIMIT, &u);
-		if (err)
-			return err;
-		if (mi_allocs.armed)
-			return -EBUSY;
-		return mi_allocs_aim_pid(u);
-	case MI_ALLOCS_AIM_COMM:
-		err = mi_fault_parse_comm(buf, len, comm, sizeof(comm));
-		if (err)
-			return err;
-		if (mi_allocs.armed)
-			return -EBUSY;
-		strscpy(mi_allocs.aim_comm, comm, sizeof(mi_allocs.aim_comm));
-		return 0;
-	case MI_ALLOCS_SAMPLE_BYTES:
-		err = mi_fault_parse_uint(buf, len, 0, MI_ALLOCS_SAMPLE_MAX, &u);
-		if (err)
-			return err;
-		if (mi_allocs.armed)
-			return -EBUSY;
-		mi_allocs.sample_bytes = u;
-		return 0;
-	case MI_ALLOCS_AIM_MODULE:
-		return mi_allocs_aim_module(buf, len);
-	case MI_ALLOCS_AIM_CGROUP:
-		return mi_allocs_aim_cgroup(buf, len);
-	case MI_ALLOCS_AIM_CACHE:
-		return mi_allocs_aim_cache(buf, len);
-	case MI_ALLOCS_PAGES:
-		err = mi_fault_parse_bool(buf, len, &on);
-		if (err)
-			return err;
-		if (on && !mi_allocs_pages_available())
-			return -EOPNOTSUPP;
-		if (mi_allocs.armed)
-			return -EBUSY;
-		mi_allocs.pages = on;
-		return 0;
-	case MI_ALLOCS_PAGE_STACK:
-		err = mi_fault_parse_uint(buf, len, 0, MI_ALLOCS_STACK_MAX, &u);
-		if (err)
-			return err;
-		if (mi_allocs.armed)
-			return -EBUSY;
-		mi_allocs.page_stack = u;
-		return 0;
-	default:
-		err = mi_fault_parse_uint(buf, len, MI_ALLOCS_HASH_MIN,
-					  MI_ALLOCS_HASH_MAX, &u);
-		if (err)
-			return err;
-		if (!is_power_of_2(u))
-			return -EINVAL;
-		if (mi_allocs.armed)
-			return -EBUSY;
-		mi_allocs.hash_size = u;
-		return 0;
-	}
-}
-
-static ssize_t mi_allocs_knob_write(struct file *file, const char __user *ubuf,
-				    size_t len, loff_t *ppos)
-{
-	struct seq_file *m = file->private_data;
-	enum mi_allocs_knob knob = (uintptr_t)m->private;
-	/*
-	 * the longest value is aim_cgroup's, a path as long as the
-	 * injector's (systemd's and Docker's are 60 to 100 bytes), and a
-	 * newline
-	 */
-	char buf[MI_FAULT_PATH_LEN + 1];
-	int err;
-
-	if (len >= sizeof(buf))
-		return -ERANGE;
-	if (copy_from_user(buf, ubuf, len))
-		return -EFAULT;
-	if (mutex_lock_killable(&mi_allocs.lock))
-		return -EINTR;
-	err = mi_allocs_knob_apply(knob, buf, len);
-	mutex_unlock(&mi_allocs.lock);
-	return err ?: len;
-}
-
-static const struct file_operations mi_allocs_knob_fops = {
-	.owner = THIS_MODULE,
-	.open = mi_allocs_knob_open,
-	.read = seq_read,
-	.write = mi_allocs_knob_write,
-	.llseek = seq_lseek,
-	.release = single_release,
-};
-
-/* A count kept in MI_ALLOCS_FP_ONE units, rounded to the nearest whole. */
-static long long mi_allocs_fp_round(long long v)
-{
-	return div_s64(v + (v < 0 ? -1 : 1) * (MI_ALLOCS_FP_ONE / 2),
-		       MI_ALLOCS_FP_ONE);
-}
-
-/*
- * table (docs/format.md): a header, one record per call site with an
- * allocation since arming, then a "# allocs:" note of key-value pairs:
- * the mode, the tables' sizes and what overflowed.  rate is allocations
- * per second since arming.  Sampled, every figure but samples is an
- * estimate.
- */
-/*
- * A site's cache column: the cache's name, "(several)", "(pages)", or "-"
- * (not known: no names, no slab_cache offset, or a cache destroyed since;
- * looked up on slab_caches, so a stale address is never dereferenced).
- */
-static const char *mi_allocs_cache_name(unsigned long cache, bool names)
-{
-	if (cache == MI_ALLOCS_CACHE_SEVERAL)
-		return "(several)";
-	if (cache == MI_ALLOCS_CACHE_PAGES)
-		return "(pages)";
-	if (cache == MI_ALLOCS_CACHE_NONE || !names)
-		return "-";
-	return mi_slab_name_of((const void *)cache) ?: "-";
-}
-
-static int mi_allocs_table_show(struct seq_file *m, void *v)
-{
-	unsigned long ms = 0;
-	unsigned int i, used = 0;
-	bool names = false;
-
-	if (mutex_lock_killable(&mi_allocs.lock))
-		return -EINTR;
-	seq_puts(m, "live_objs live_bytes live_bytes_alloc allocs frees rate samples cache site\n");
-	if (!mi_allocs.sites)
-		goto note;
-	/* the cache names: caches stay on slab_caches while it is held */
-	names = !mi_slab_names_lock();
-	/* since arming, until disarming */
-	ms = max(1U, jiffies_to_msecs((mi_allocs.armed ? jiffies :
-				       mi_allocs.disarmed_at) - mi_allocs.armed_at));
-	for (i = 0; i < MI_ALLOCS_SITES; i++) {
-		struct mi_allocs_site *s = &mi_allocs.sites[i];
-		/* pairs with the release in mi_allocs_site_get() */
-		unsigned long site = smp_load_acquire(&s->call_site);
-		long long allocs = atomic64_read(&s->allocs);
-
-		if (!READ_ONCE(s->key))
-			continue;
-		used++;
-		if (!site || !allocs)
-			continue;
-		seq_printf(m, "%lld %lld %lld %lld %lld %lld %lld %s ",
-			   mi_allocs_fp_round(atomic64_read(&s->live)),
-			   (long long)atomic64_read(&s->live_req),
-			   (long long)atomic64_read(&s->live_alloc),
-			   mi_allocs_fp_round(allocs),
-			   mi_allocs_fp_round(atomic64_read(&s->frees)),
-			   div_s64(mi_allocs_fp_round(allocs) * 1000, ms),
-			   (long long)atomic64_read(&s->samples),
-			   mi_allocs_cache_name(READ_ONCE(s->cache), names));
-		mi_allocs_put_site(m, s, site);
-		seq_putc(m, '\n');
-	}
-	if (names)
-		mi_slab_names_unlock();
-note:
-	seq_printf(m, "# allocs: armed %d mode %s sample_bytes %u elapsed_ms %lu sites %u sites_used %u hash_size %u table_bytes %zu site_overflow %lld obj_overflow %lld pages %d page_nosite %lld page_stack %u\n",
-		   mi_allocs.armed,
-		   mi_allocs.sample_bytes ? "sampled" : "exact",
-		   mi_allocs.sample_bytes, ms, MI_ALLOCS_SITES, used,
-		   mi_allocs.hash_cap,
-		   (mi_allocs.sites ? MI_ALLOCS_SITES * sizeof(*mi_allocs.sites) : 0) +
-		   mi_allocs.hash_cap * sizeof(*mi_allocs.objs),
-		   (long long)atomic64_read(&mi_allocs.site_overflow),
-		   (long long)atomic64_read(&mi_allocs.obj_overflow),
-		   mi_allocs.pages,
-		   (long long)atomic64_read(&mi_allocs.page_nosite),
-		   mi_allocs.page_stack);
-	mutex_unlock(&mi_allocs.lock);
-	return 0;
-}
-DEFINE_SHOW_ATTRIBUTE(mi_allocs_table);
-
-static struct mi_cap mi_allocs_cap[] = {
-	{ .name = "allocs", .kind = MI_CAP_MECHANISM },
-	{ .name = "allocs.aim_cache", .kind = MI_CAP_MECHANISM },
-	{ .name = "allocs.pages", .kind = MI_CAP_MECHANISM },
+static struct mi_cap mi_allocs_cap[MI_ALLOCS_NR_ROWS] = {
+	[MI_ALLOCS_ROW_ALLOCS] = { .name = "allocs", .kind = MI_CAP_MECHANISM },
+	[MI_ALLOCS_ROW_AIM_CACHE] = { .name = "allocs.aim_cache", .kind = MI_CAP_MECHANISM },
+	[MI_ALLOCS_ROW_PAGES] = { .name = "allocs.pages", .kind = MI_CAP_MECHANISM },
+	[MI_ALLOCS_ROW_BULK] = { .name = "allocs.bulk_free", .kind = MI_CAP_MECHANISM },
 };
 
 static struct mi_cap_table mi_allocs_caps;
@@ -969,11 +419,10 @@ static struct mi_cap_table mi_allocs_caps;
 int mi_allocs_init(struct dentry *parent)
 {
 	char why[MI_CAP_DETAIL_LEN];
-	struct dentry *file;
-	uintptr_t knob;
+	int err;
 
 	/* a directory of knobs and one table: a mechanism row, as fault/ */
-	mi_cap_set(&mi_allocs_cap[0], true,
+	mi_cap_set(&mi_allocs_cap[MI_ALLOCS_ROW_ALLOCS], true,
 		   "directory allocs/: slab allocations by call site from the kmem tracepoints (docs/allocs.md); %s",
 #ifdef MI_HAVE_KMEM_TP_NODE_FOLDED
 		   mi_slab_size_of_available() ?
@@ -984,40 +433,31 @@ int mi_allocs_init(struct dentry *parent)
 #endif
 		   );
 	if (!mi_slab_find_available(why, sizeof(why)))
-		mi_cap_set(&mi_allocs_cap[1], false,
+		mi_cap_set(&mi_allocs_cap[MI_ALLOCS_ROW_AIM_CACHE], false,
 			   "slab_caches cannot be walked: %s", why);
 	else if (!mi_slab_cache_of_available())
-		mi_cap_set(&mi_allocs_cap[1], false,
+		mi_cap_set(&mi_allocs_cap[MI_ALLOCS_ROW_AIM_CACHE], false,
 			   "member slab_cache of struct slab (struct page before 5.17) not found in BTF, or not a pointer");
 	else
-		mi_cap_set(&mi_allocs_cap[1], true,
+		mi_cap_set(&mi_allocs_cap[MI_ALLOCS_ROW_AIM_CACHE], true,
 			   "names looked up on slab_caches under slab_mutex; each new object's cache read from its slab's slab_cache (BTF)");
-	mi_allocs_pages_init(&mi_allocs_cap[2]);
-	mi_allocs_nr_inner = mi_code_ranges_fill(mi_allocs_inner_names,
-						 ARRAY_SIZE(mi_allocs_inner_names),
-						 mi_allocs_inner);
-	mi_allocs_nr_kv = mi_code_ranges_fill(mi_allocs_kv_names,
-					      ARRAY_SIZE(mi_allocs_kv_names),
-					      mi_allocs_kv);
-	mi_allocs_nr_large = mi_code_ranges_fill(mi_allocs_large_names,
-						 ARRAY_SIZE(mi_allocs_large_names),
-						 mi_allocs_large);
+	mi_allocs_pages_init(&mi_allocs_cap[MI_ALLOCS_ROW_PAGES]);
+	mi_allocs_bulk_init(&mi_allocs_cap[MI_ALLOCS_ROW_BULK]);
+	mi_allocs_probes_init();
 	mi_caps_register(&mi_allocs_caps, mi_allocs_cap,
 			 ARRAY_SIZE(mi_allocs_cap));
+	err = mi_allocs_names_init();
+	if (err)
+		return err;
 	mi_allocs.dir = debugfs_create_dir("allocs", parent);
 	if (IS_ERR(mi_allocs.dir))
 		return PTR_ERR(mi_allocs.dir);
-	for (knob = 0; knob < MI_ALLOCS_NR_KNOBS; knob++) {
-		file = debugfs_create_file(mi_allocs_knob_names[knob], 0600,
-					   mi_allocs.dir, (void *)knob,
-					   &mi_allocs_knob_fops);
-		if (IS_ERR(file))
-			return PTR_ERR(file);
-	}
-	file = debugfs_create_file("table", 0400, mi_allocs.dir, NULL,
-				   &mi_allocs_table_fops);
-	if (IS_ERR(file))
-		return PTR_ERR(file);
+	err = mi_allocs_knobs_create(mi_allocs.dir);
+	if (err)
+		return err;
+	err = mi_allocs_table_create(mi_allocs.dir);
+	if (err)
+		return err;
 	return mi_allocs_outstanding_create(mi_allocs.dir);
 }
 
@@ -1035,6 +475,7 @@ void mi_allocs_exit(void)
 	put_pid(mi_allocs.pid);
 	mi_allocs.pid = NULL;
 	mutex_unlock(&mi_allocs.lock);
+	mi_allocs_names_exit();
 	vfree(mi_allocs.objs);
 	vfree(mi_allocs.sites);
 }

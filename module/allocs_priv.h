@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the parts of allocs/ share: allocs.c (knobs, probes, table),
- * allocs_pages.c (page allocations) and allocs_outstanding.c (the
- * outstanding file).
+ * What the parts of allocs/ share: allocs.c (the site table and the
+ * object hash, arming), allocs_probes.c (the kmem tracepoints),
+ * allocs_bulk.c (the bulk frees), allocs_pages.c (page allocations),
+ * allocs_knobs.c (the knobs), allocs_aim.c (the aims' writes),
+ * allocs_table.c (the table file), allocs_outstanding.c (the outstanding
+ * file), allocs_names.c (names of sites in code that goes away).
  */
 #ifndef MI_ALLOCS_PRIV_H
 #define MI_ALLOCS_PRIV_H
@@ -18,6 +21,13 @@
 struct dentry;
 
 #define MI_ALLOCS_SITES		1024	/* call sites tracked (power of 2) */
+#define MI_ALLOCS_HASH_MIN	1024	/* hash_size's bounds and default */
+#define MI_ALLOCS_HASH_MAX	BIT(22)
+#define MI_ALLOCS_HASH_DEFAULT	BIT(16)
+#define MI_ALLOCS_SAMPLE_MAX	BIT(30)	/* sample_bytes at most 1 GiB */
+/* object counts are kept in 1/1024ths: a sampled object stands for N/s */
+#define MI_ALLOCS_FP_SHIFT	10
+#define MI_ALLOCS_FP_ONE	BIT(MI_ALLOCS_FP_SHIFT)
 #define MI_ALLOCS_TOMB		1UL	/* a freed slot; never a slab pointer */
 #define MI_ALLOCS_BUSY		2UL	/* being filled by one probe */
 
@@ -94,6 +104,9 @@ int mi_allocs_aim_cgroup(const char *buf, size_t len);
 int mi_allocs_aim_pid(int nr);
 int mi_allocs_aim_cache(const char *buf, size_t len);
 
+/* allocs.c: arming, under mi_allocs.lock */
+int mi_allocs_set_armed(bool on);
+
 /*
  * allocs.c: the probes' path, allocs_pages.c's too.  wanted: the task's
  * aims (pid, comm, cgroup) and the sampler, before any site is known;
@@ -105,18 +118,35 @@ void mi_allocs_store(unsigned long call_site, const unsigned long *stack,
 		     const void *ptr, size_t bytes_req, size_t bytes_alloc,
 		     bool pages);
 void mi_allocs_forget(const void *ptr);
+
+/* allocs_probes.c: the kmem tracepoints (and the bulk frees first) */
+void mi_allocs_probes_init(void);
+int mi_allocs_attach(void);
+void mi_allocs_detach(void);
+
+/* allocs_bulk.c: kprobes on the frees no tracepoint reports */
+struct mi_cap;
+void mi_allocs_bulk_init(struct mi_cap *cap);
+int mi_allocs_bulk_attach(void);
+void mi_allocs_bulk_detach(void);
+
+/* allocs_names.c: a row's site as the table prints it */
 struct seq_file;
 void mi_allocs_put_site(struct seq_file *m, const struct mi_allocs_site *s,
 			unsigned long call_site);
+int mi_allocs_names_init(void);
+void mi_allocs_names_reset(void);
+void mi_allocs_names_exit(void);
 
 /* allocs_pages.c: the page tracepoints, attached under mi_allocs.lock */
-struct mi_cap;
 void mi_allocs_pages_init(struct mi_cap *cap);
 bool mi_allocs_pages_available(void);
 int mi_allocs_pages_attach(void);
 void mi_allocs_pages_detach(void);
 
-/* allocs_outstanding.c */
+/* the files: allocs_knobs.c, allocs_table.c, allocs_outstanding.c */
+int mi_allocs_knobs_create(struct dentry *dir);
+int mi_allocs_table_create(struct dentry *dir);
 int mi_allocs_outstanding_create(struct dentry *dir);
 
 #endif

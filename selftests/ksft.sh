@@ -14,11 +14,12 @@ MI_KO=${MI_KO:-/meminspect/meminspect.ko}
 MI_DEBUGFS=${MI_DEBUGFS:-/sys/kernel/debug}
 # The helper modules where the kselftest target built or installed them, helper/ beside the
 # tests (selftests/Makefile); our runner's layout (/meminspect/, lib.sh's defaults) otherwise.
-# MI_TEST_KO and MI_DRV_KO, when set, win.
+# MI_TEST_KO, MI_DRV_KO and MI_BULK_KO, when set, win.
 if [ -f "$ST_DIR/helper/meminspect_test.ko" ]; then
 	MI_TEST_KO=${MI_TEST_KO:-$ST_DIR/helper/meminspect_test.ko}
 	MI_DRV_KO=${MI_DRV_KO:-$ST_DIR/helper/meminspect_drv.ko}
-	export MI_TEST_KO MI_DRV_KO
+	MI_BULK_KO=${MI_BULK_KO:-$ST_DIR/helper/meminspect_bulk.ko}
+	export MI_TEST_KO MI_DRV_KO MI_BULK_KO
 fi
 export MI_KO
 
