@@ -366,6 +366,23 @@ DECLARE_STATIC_CALL(mi_vm_normal_page, vm_normal_page);
  * entry with the softleaf API ("mm: introduce leaf entry type and use to
  * simplify leaf entry logic", Lorenzo Stoakes; MI_HAVE_SOFTLEAF).
  */
+#ifdef MI_HAVE_PAGE_MAPCOUNT
+/* 5.10, 6.1: the page behind a non-present hugetlb entry, or NULL */
+static inline struct page *mi_hugetlb_swap_page(swp_entry_t swpent)
+{
+#ifdef MI_HAVE_IS_PFN_SWAP_ENTRY
+	if (is_pfn_swap_entry(swpent))
+		return pfn_swap_entry_to_page(swpent);
+#else
+	if (is_migration_entry(swpent))
+		return migration_entry_to_page(swpent);
+	if (is_device_private_entry(swpent))
+		return device_private_entry_to_page(swpent);
+#endif
+	return NULL;
+}
+#endif
+
 static inline enum mi_hugetlb_class
 mi_hugetlb_class(struct vm_area_struct *vma, unsigned long addr, pte_t *pte,
 		 pte_t ptent)
@@ -373,21 +390,10 @@ mi_hugetlb_class(struct vm_area_struct *vma, unsigned long addr, pte_t *pte,
 #ifdef MI_HAVE_PAGE_MAPCOUNT
 	struct page *page = NULL;
 
-	if (pte_present(ptent)) {
+	if (pte_present(ptent))
 		page = static_call(mi_vm_normal_page)(vma, addr, ptent);
-	} else if (is_swap_pte(ptent)) {
-		swp_entry_t swpent = pte_to_swp_entry(ptent);
-
-#ifdef MI_HAVE_IS_PFN_SWAP_ENTRY
-		if (is_pfn_swap_entry(swpent))
-			page = pfn_swap_entry_to_page(swpent);
-#else
-		if (is_migration_entry(swpent))
-			page = migration_entry_to_page(swpent);
-		else if (is_device_private_entry(swpent))
-			page = device_private_entry_to_page(swpent);
-#endif
-	}
+	else if (is_swap_pte(ptent))
+		page = mi_hugetlb_swap_page(pte_to_swp_entry(ptent));
 	if (!page)
 		return MI_HUGETLB_NONE;
 	if (page_mapcount(page) >= 2 || hugetlb_pmd_shared(pte))
@@ -433,11 +439,11 @@ mi_hugetlb_class(struct vm_area_struct *vma, unsigned long addr, pte_t *pte,
 static inline const char *mi_hugetlb_source(void)
 {
 #if defined(MI_HAVE_PAGE_MAPCOUNT)
-	return "page_mapcount() >= 2 or a shared PMD, as smaps_hugetlb_range() (5.10-6.1)";
+	return "page_mapcount() >= 2 or a shared PMD, as smaps (5.10-6.1)";
 #elif defined(MI_HAVE_FOLIO_MAYBE_MAPPED_SHARED)
-	return "folio_maybe_mapped_shared(), a non-present entry or a shared PMD, as smaps_hugetlb_range() (6.15+)";
+	return "not present, folio_maybe_mapped_shared() or a shared PMD, as smaps (6.15+)";
 #else
-	return "folio_likely_mapped_shared(), a non-present entry or a shared PMD, as smaps_hugetlb_range() (6.12)";
+	return "not present, folio_likely_mapped_shared() or a shared PMD, as smaps (6.12)";
 #endif
 }
 

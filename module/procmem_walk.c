@@ -345,7 +345,7 @@ static int mi_hugetlb_entry(pte_t *pte, __always_unused unsigned long hmask,
 	struct vm_area_struct *vma = walk->vma;
 	struct hstate *h = hstate_vma(vma);
 	enum mi_hugetlb_class class;
-	spinlock_t *ptl;
+	spinlock_t *ptl;	/* the huge PTE's lock */
 
 	if (mi_walk_stop_at(w, addr))
 		return 1;
