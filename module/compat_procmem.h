@@ -12,6 +12,7 @@
 #include <linux/compiler.h>
 #include <linux/fs.h>
 #include <linux/huge_mm.h>
+#include <linux/hugetlb.h>
 #include <linux/mm.h>
 #include <linux/page_idle.h>
 #include <linux/shmem_fs.h>
@@ -330,6 +331,121 @@ static inline const char *mi_pss_source(void)
 }
 #endif /* CONFIG_NO_PAGE_MAPCOUNT */
 #endif /* MI_HAVE_PAGE_MAPCOUNT */
+
+/*
+ * How smaps_hugetlb_range() counts one hugetlb entry: into Shared_Hugetlb,
+ * Private_Hugetlb, or not at all (none, or a swap entry without a page).
+ * A hugetlb page is in no other smaps figure.
+ */
+enum mi_hugetlb_class {
+	MI_HUGETLB_NONE,
+	MI_HUGETLB_PRIVATE,
+	MI_HUGETLB_SHARED,
+};
+
+/* vm_normal_page(), procmem_walk.c's static call (ksyms) */
+DECLARE_STATIC_CALL(mi_vm_normal_page, vm_normal_page);
+
+#ifdef CONFIG_HUGETLB_PAGE
+/*
+ * smaps_hugetlb_range() of the running kernel, for the hugetlb entry @pte
+ * of @vma at @addr, whose value @ptent was read under its huge PTE lock:
+ * that lock is what keeps a page behind a migration entry locked, which
+ * the migration helpers below assert.  A PMD table shared with another
+ * process (hugetlb_pmd_shared()) makes the page shared on every kernel.
+ *
+ * Up to 6.1: the page's mapcount (the hugetlb folio's, page_mapcount() of
+ * its head), for a present entry or one with a page behind it (5.10: a
+ * migration or device-private entry; "mm: remove special swap entry
+ * functions" (Alistair Popple, v5.14) made that is_pfn_swap_entry()).
+ * From 6.12 (David Hildenbrand's folio conversions of fs/proc/task_mmu.c
+ * between v6.1 and v6.12; their subjects are not checked here): the
+ * folio, a non-present entry is "maybe shared", and
+ * folio_likely_mapped_shared() (folio_maybe_mapped_shared() from 6.15,
+ * probe.sh), which for a hugetlb folio is mapcount > 1.  7.3 decodes the
+ * entry with the softleaf API ("mm: introduce leaf entry type and use to
+ * simplify leaf entry logic", Lorenzo Stoakes; MI_HAVE_SOFTLEAF).
+ */
+#ifdef MI_HAVE_PAGE_MAPCOUNT
+/* 5.10, 6.1: the page behind a non-present hugetlb entry, or NULL */
+static inline struct page *mi_hugetlb_swap_page(swp_entry_t swpent)
+{
+#ifdef MI_HAVE_IS_PFN_SWAP_ENTRY
+	if (is_pfn_swap_entry(swpent))
+		return pfn_swap_entry_to_page(swpent);
+#else
+	if (is_migration_entry(swpent))
+		return migration_entry_to_page(swpent);
+	if (is_device_private_entry(swpent))
+		return device_private_entry_to_page(swpent);
+#endif
+	return NULL;
+}
+#endif
+
+static inline enum mi_hugetlb_class
+mi_hugetlb_class(struct vm_area_struct *vma, unsigned long addr, pte_t *pte,
+		 pte_t ptent)
+{
+#ifdef MI_HAVE_PAGE_MAPCOUNT
+	struct page *page = NULL;
+
+	if (pte_present(ptent))
+		page = static_call(mi_vm_normal_page)(vma, addr, ptent);
+	else if (is_swap_pte(ptent))
+		page = mi_hugetlb_swap_page(pte_to_swp_entry(ptent));
+	if (!page)
+		return MI_HUGETLB_NONE;
+	if (page_mapcount(page) >= 2 || hugetlb_pmd_shared(pte))
+		return MI_HUGETLB_SHARED;
+	return MI_HUGETLB_PRIVATE;
+#else
+	struct folio *folio = NULL;
+	bool present = pte_present(ptent);
+
+	if (present) {
+		folio = page_folio(pte_page(ptent));
+	} else {
+#ifdef MI_HAVE_SOFTLEAF
+		const softleaf_t entry = softleaf_from_pte(ptent);
+
+		if (softleaf_has_pfn(entry))
+			folio = softleaf_to_folio(entry);
+#else
+		if (is_swap_pte(ptent)) {
+			swp_entry_t swpent = pte_to_swp_entry(ptent);
+
+			if (is_pfn_swap_entry(swpent))
+				folio = pfn_swap_entry_folio(swpent);
+		}
+#endif
+	}
+	if (!folio)
+		return MI_HUGETLB_NONE;
+#ifdef MI_HAVE_FOLIO_MAYBE_MAPPED_SHARED
+	if (!present || folio_maybe_mapped_shared(folio) ||
+	    hugetlb_pmd_shared(pte))
+#else
+	if (!present || folio_likely_mapped_shared(folio) ||
+	    hugetlb_pmd_shared(pte))
+#endif
+		return MI_HUGETLB_SHARED;
+	return MI_HUGETLB_PRIVATE;
+#endif
+}
+#endif /* CONFIG_HUGETLB_PAGE */
+
+/* mm.hugetlb's detail: the rule of this kernel's smaps */
+static inline const char *mi_hugetlb_source(void)
+{
+#if defined(MI_HAVE_PAGE_MAPCOUNT)
+	return "page_mapcount() >= 2 or a shared PMD, as smaps (5.10-6.1)";
+#elif defined(MI_HAVE_FOLIO_MAYBE_MAPPED_SHARED)
+	return "not present, folio_maybe_mapped_shared() or a shared PMD, as smaps (6.15+)";
+#else
+	return "not present, folio_likely_mapped_shared() or a shared PMD, as smaps (6.12)";
+#endif
+}
 
 /*
  * The VMAs of an mm in address order, from a given address, with one

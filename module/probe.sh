@@ -141,6 +141,19 @@ probe MI_HAVE_PMD_IS_HUGE "$huge_mm_h" 'static inline bool pmd_is_huge('
 # approximate get_mm_counter().
 probe MI_HAVE_GET_MM_COUNTER_SUM "$mm_h" 'get_mm_counter_sum('
 
+# smaps_hugetlb_range()'s rule for Shared_Hugetlb (compat_procmem.h's
+# mi_hugetlb_class()).  "mm: remove special swap entry functions"
+# (Alistair Popple, v5.14) gave is_pfn_swap_entry() and
+# pfn_swap_entry_to_page(), which 6.1's smaps uses for a non-present entry;
+# 5.10's asks is_migration_entry() and is_device_private_entry().
+probe MI_HAVE_IS_PFN_SWAP_ENTRY "$srctree/include/linux/swapops.h" \
+	'static inline bool is_pfn_swap_entry('
+# "mm: rename folio_likely_mapped_shared() to folio_maybe_mapped_shared()"
+# (David Hildenbrand, v6.15; in 7.3, 6.12 has the old name), the test smaps
+# makes of a hugetlb folio from 6.12 on.
+probe MI_HAVE_FOLIO_MAYBE_MAPPED_SHARED "$mm_h" \
+	'static inline bool folio_maybe_mapped_shared('
+
 # "mm: add VMA iterator" (f39af05949a4, v6.1): VMA_ITERATOR() and
 # vma_next() over the maple tree; 5.10 has the vm_next list instead.
 probe MI_HAVE_VMA_ITERATOR "$srctree/include/linux/mm_types.h" \

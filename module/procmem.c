@@ -39,6 +39,7 @@ enum {
 	MI_ROW_SWAP,
 	MI_ROW_PID,
 	MI_ROW_MAX_MAP_COUNT,
+	MI_ROW_HUGETLB,
 	MI_NR_ROWS
 };
 
@@ -48,6 +49,7 @@ static struct mi_cap mi_pm_caps[MI_NR_ROWS] = {
 	[MI_ROW_PID] = { .name = "pid_select", .kind = MI_CAP_MECHANISM },
 	[MI_ROW_MAX_MAP_COUNT] = { .name = "mm.max_map_count",
 				   .kind = MI_CAP_FIELD },
+	[MI_ROW_HUGETLB] = { .name = "mm.hugetlb", .kind = MI_CAP_FIELD },
 };
 
 static struct mi_cap_table mi_pm_table;
@@ -88,6 +90,7 @@ static void mi_put_mss(struct seq_file *m, const struct mi_mss *s)
 		s->referenced, s->anonymous, s->lazyfree, s->anon_thp,
 		s->shmem_thp, s->file_thp, s->swap,
 		s->swap_pss >> MI_PSS_SHIFT, s->pss_locked >> MI_PSS_SHIFT,
+		s->shared_hugetlb, s->private_hugetlb,
 	};
 	const unsigned int swap = 17, swap_pss = 18;	/* indices in v[] */
 	unsigned int i;
@@ -105,7 +108,7 @@ static void mi_put_mss(struct seq_file *m, const struct mi_mss *s)
 	"pss_shmem_kb uss_kb shared_clean_kb shared_dirty_kb "		\
 	"private_clean_kb private_dirty_kb referenced_kb anonymous_kb "	\
 	"lazyfree_kb anon_huge_kb shmem_pmd_kb file_pmd_kb swap_kb "	\
-	"swap_pss_kb locked_kb"
+	"swap_pss_kb locked_kb shared_hugetlb_kb private_hugetlb_kb"
 
 /* ---- mm ---- */
 
@@ -581,6 +584,17 @@ void mi_procmem_init(void)
 		mi_cap_set(&caps[MI_ROW_SWAP], mi_pm.walk,
 			   "no CONFIG_SWAP or CONFIG_SHMEM: swap is 0");
 	}
+
+	/* Without hugetlb there is no hugetlb VMA: the figures are 0. */
+	if (!IS_ENABLED(CONFIG_HUGETLB_PAGE))
+		mi_cap_set(&caps[MI_ROW_HUGETLB], false,
+			   "no CONFIG_HUGETLB_PAGE: no hugetlb mappings, the fields are 0");
+	else if (!mi_pm.walk)
+		mi_cap_set(&caps[MI_ROW_HUGETLB], false,
+			   "the page walk is unavailable");
+	else
+		mi_cap_set(&caps[MI_ROW_HUGETLB], true, "%s",
+			   mi_hugetlb_source());
 
 	mi_ksym_static_call(&pid, mi_mm_access, "mm_access");
 	mi_pm.access = pid.ok;

@@ -38,11 +38,11 @@ extern struct mi_pm_state mi_pm;
 /*
  * Unexported helpers, found once at init (procmem.c) and called directly
  * (ksyms.h): the walk's in procmem_walk.c, mm_access in procmem_target.c;
- * shmem_mapping and the PTE table's map-and-lock are compat_procmem.h's.
+ * shmem_mapping, vm_normal_page and the PTE table's map-and-lock are
+ * compat_procmem.h's.
  */
 DECLARE_STATIC_CALL(mi_walk_page_range, walk_page_range);
 DECLARE_STATIC_CALL(mi_walk_page_vma, walk_page_vma);
-DECLARE_STATIC_CALL(mi_vm_normal_page, vm_normal_page);
 DECLARE_STATIC_CALL(mi_vm_normal_page_pmd, vm_normal_page_pmd);
 DECLARE_STATIC_CALL(mi_mm_access, mm_access);
 DECLARE_STATIC_CALL(mi_swp_swapcount, swp_swapcount);
@@ -72,6 +72,8 @@ struct mi_mss {
 	u64 pss_dirty;
 	u64 pss_locked;
 	u64 swap_pss;
+	unsigned long shared_hugetlb;
+	unsigned long private_hugetlb;
 };
 
 /*

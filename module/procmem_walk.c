@@ -15,6 +15,7 @@
  */
 #include <linux/bitmap.h>
 #include <linux/delay.h>
+#include <linux/hugetlb.h>
 #include <linux/kernel.h>
 #include <linux/ktime.h>
 #include <linux/mm.h>
@@ -323,10 +324,52 @@ static int mi_shmem_pmd_entry(pmd_t *pmd, unsigned long addr,
 	return mi_pmd_walk(pmd, addr, end, walk, holes);
 }
 
+#ifdef CONFIG_HUGETLB_PAGE
+/*
+ * smaps_hugetlb_range(): one hugetlb entry, whole, into shared_hugetlb or
+ * private_hugetlb (compat_procmem.h's rule of the running kernel) and
+ * nowhere else, as smaps (Rss leaves hugetlb pages out).  The walker calls
+ * it for each huge page of a hugetlb VMA that has a page table there; it
+ * stops the walk before an entry as mi_pmd_walk() does before a PMD.  The
+ * entry is read under its huge PTE lock, as 6.12's smaps reads it (5.10
+ * and 6.1 read it unlocked): ptep_get(), not huge_ptep_get(), which is out
+ * of line and unexported on arm64, where a contiguous hugetlb page's first
+ * entry has the present bit and the pfn the rule reads.
+ */
+static int mi_hugetlb_entry(pte_t *pte, __always_unused unsigned long hmask,
+			    unsigned long addr,
+			    __always_unused unsigned long end,
+			    struct mm_walk *walk)
+{
+	struct mi_walk *w = walk->private;
+	struct vm_area_struct *vma = walk->vma;
+	struct hstate *h = hstate_vma(vma);
+	enum mi_hugetlb_class class;
+	spinlock_t *ptl;	/* the huge PTE's lock */
+
+	if (mi_walk_stop_at(w, addr))
+		return 1;
+	w->moved = true;
+	w->work++;
+	ptl = huge_pte_lock(h, walk->mm, pte);
+	class = mi_hugetlb_class(vma, addr, pte, ptep_get(pte));
+	spin_unlock(ptl);
+	if (class == MI_HUGETLB_SHARED)
+		w->mss->shared_hugetlb += huge_page_size(h);
+	else if (class == MI_HUGETLB_PRIVATE)
+		w->mss->private_hugetlb += huge_page_size(h);
+	return 0;
+}
+#else
+#define mi_hugetlb_entry	NULL
+#endif
+
 static const struct mm_walk_ops mi_walk_ops = {
 	.pmd_entry = mi_pmd_entry,
+	.hugetlb_entry = mi_hugetlb_entry,
 };
 
+/* shmem is never hugetlb (hugetlbfs is its own file system) */
 static const struct mm_walk_ops mi_shmem_walk_ops = {
 	.pmd_entry = mi_shmem_pmd_entry,
 	.pte_hole = mi_shmem_hole,

@@ -82,7 +82,8 @@ shared_dirty_kb=Shared_Dirty private_clean_kb=Private_Clean
 private_dirty_kb=Private_Dirty referenced_kb=Referenced
 anonymous_kb=Anonymous lazyfree_kb=LazyFree anon_huge_kb=AnonHugePages
 shmem_pmd_kb=ShmemPmdMapped file_pmd_kb=FilePmdMapped swap_kb=Swap
-swap_pss_kb=SwapPss locked_kb=Locked uss_kb=Uss"
+swap_pss_kb=SwapPss locked_kb=Locked uss_kb=Uss
+shared_hugetlb_kb=Shared_Hugetlb private_hugetlb_kb=Private_Hugetlb"
 STATUS_PAIRS="total_vm_kb=VmSize hiwater_vm_kb=VmPeak mm_rss_kb=VmRSS
 mm_anon_kb=RssAnon mm_file_kb=RssFile mm_shmem_kb=RssShmem
 hiwater_rss_kb=VmHWM data_vm_kb=VmData stack_vm_kb=VmStk locked_vm_kb=VmLck
@@ -191,6 +192,7 @@ private_clean_kb=Private_Clean private_dirty_kb=Private_Dirty
 referenced_kb=Referenced anonymous_kb=Anonymous lazyfree_kb=LazyFree
 anon_huge_kb=AnonHugePages shmem_pmd_kb=ShmemPmdMapped
 file_pmd_kb=FilePmdMapped swap_kb=Swap swap_pss_kb=SwapPss locked_kb=Locked
+shared_hugetlb_kb=Shared_Hugetlb private_hugetlb_kb=Private_Hugetlb
 perms=perms inode=inode"
 
 # check_vmas NAME PID: each vmas row equals its smaps entry; the rows sum

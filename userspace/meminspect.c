@@ -205,7 +205,7 @@ static const struct command commands[] = {
 	  "meminspect mm [PID]: the module's mm file for PID (default: meminspect\n"
 	  "itself), shown as field/value rows: the mm_struct figures of\n"
 	  "/proc/PID/status and the page-walk rollup of /proc/PID/smaps_rollup\n"
-	  "(rss, pss, uss, swap, ...; all _kb in kB).\n"
+	  "(rss, pss, uss, swap, ..., shared and private hugetlb; all _kb in kB).\n"
 	  "--json prints one object: {\"pid\": 1, \"rss_kb\": 1720, ..., \"comm\": \"init\"}.\n"
 	  "A kernel thread or zombie has no user memory: that is said on stderr, exit 1.\n"
 	  "--watch SECONDS repeats it every SECONDS, as for summary.\n" },

@@ -39,6 +39,16 @@
  *                              a 2 MiB-aligned 4 MiB anonymous range with
  *                              MADV_HUGEPAGE, touched (THPs where the
  *                              kernel gives them); then waits
+ *   memtarget hugetlb FILE     default-size hugetlb pages, each touched:
+ *                              2 MAP_PRIVATE|MAP_ANONYMOUS, 1
+ *                              MAP_SHARED|MAP_ANONYMOUS and 2 of FILE (on a
+ *                              hugetlbfs mount) MAP_SHARED; a child keeps
+ *                              the first private page (fork: COW-shared),
+ *                              inherits neither shared mapping
+ *                              (MADV_DONTFORK) and maps FILE's first page
+ *                              itself.  Parent: 2 pages shared (the
+ *                              COW-shared one, FILE's first), 3 private;
+ *                              child: 2 shared.  Then waits
  *   memtarget name NAME        names itself NAME (prctl(PR_SET_NAME): any
  *                              bytes, a newline and spaces included), and
  *                              forks a child that names itself NAME and
@@ -524,24 +534,30 @@ static int named(const char *name)
 	return 0;
 }
 
-static int huge(long n)
+/* the default hstate's size (Hugepagesize: N kB), 2 MiB if not found */
+static long hugepage_size(void)
 {
 	long hsize = 2 * MIB;
-	char *h, *thp;
+	char line[128];
 	FILE *f;
 
-	/* the default hstate's size (Hugepagesize: N kB) */
 	f = fopen("/proc/meminfo", "r");
-	if (f) {
-		char line[128];
+	if (!f)
+		return hsize;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Hugepagesize: %ld kB", &hsize) == 1) {
+			hsize *= 1024;
+			break;
+		}
+	fclose(f);
+	return hsize;
+}
 
-		while (fgets(line, sizeof(line), f))
-			if (sscanf(line, "Hugepagesize: %ld kB", &hsize) == 1) {
-				hsize *= 1024;
-				break;
-			}
-		fclose(f);
-	}
+static int huge(long n)
+{
+	long hsize = hugepage_size();
+	char *h, *thp;
+
 	if (n > 0) {
 		h = mmap(NULL, n * hsize, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
@@ -555,6 +571,63 @@ static int huge(long n)
 	touch(thp, 4 * MIB, PAGE);
 	ready();
 	wait_for_term();
+	return 0;
+}
+
+static void *map_huge(size_t len, int flags, int fd)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, flags, fd, 0);
+
+	if (p == MAP_FAILED)
+		die("mmap hugetlb");
+	touch(p, len, (size_t)hugepage_size());
+	return p;
+}
+
+static int hugetlb(const char *path)
+{
+	size_t hsize = (size_t)hugepage_size();
+	char *priv, *g;
+	int fd, ack[2];
+	char c = 0;
+
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0)
+		die("open");
+	/* hugetlbfs has no write(): a file gets its pages by a mapping */
+	if (ftruncate(fd, 2 * hsize))
+		die("ftruncate");
+	priv = map_huge(2 * hsize, MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB,
+			-1);
+	if (madvise(map_huge(hsize, MAP_SHARED | MAP_ANONYMOUS | MAP_HUGETLB,
+			     -1), hsize, MADV_DONTFORK) ||
+	    madvise(map_huge(2 * hsize, MAP_SHARED, fd), 2 * hsize,
+		    MADV_DONTFORK))
+		die("madvise(MADV_DONTFORK)");
+	if (pipe(ack))
+		die("pipe");
+	child = fork();
+	if (child < 0)
+		die("fork");
+	if (child == 0) {
+		/* the private range's second page: the parent's alone */
+		if (munmap(priv + hsize, hsize))
+			die("munmap");
+		/* a mapping of its own of FILE's first page, read */
+		g = mmap(NULL, hsize, PROT_READ, MAP_SHARED, fd, 0);
+		if (g == MAP_FAILED)
+			die("mmap FILE");
+		c = g[0];	/* written to the pipe: the read stays */
+		if (write(ack[1], &c, 1) != 1)
+			die("write");
+		for (;;)
+			pause();
+	}
+	if (read(ack[0], &c, 1) != 1)
+		die("the child did not map FILE");
+	ready();
+	wait_for_term();
+	unlink(path);
 	return 0;
 }
 
@@ -587,6 +660,8 @@ int main(int argc, char **argv)
 		return named(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "huge"))
 		return huge(atol(argv[2]));
-	fprintf(stderr, "usage: memtarget basic DIR | vmas N MIB | churn [N MIB] | churn-one MIB | swap DIR | exit N MS | reserve | noptrace FILE | name NAME | huge N\n");
+	if (argc == 3 && !strcmp(argv[1], "hugetlb"))
+		return hugetlb(argv[2]);
+	fprintf(stderr, "usage: memtarget basic DIR | vmas N MIB | churn [N MIB] | churn-one MIB | swap DIR | exit N MS | reserve | noptrace FILE | name NAME | huge N | hugetlb FILE\n");
 	return 2;
 }
