@@ -23,6 +23,7 @@
 
 #include "allocs_priv.h"
 #include "fault_parse.h"
+#include "mirror.h"
 
 enum mi_allocs_knob {
 	MI_ALLOCS_ARMED,
@@ -93,9 +94,15 @@ static int mi_allocs_knob_show(struct seq_file *m, void *v)
 	return 0;
 }
 
+/* @data: the knob (enum mi_allocs_knob), debugfs' i_private or the mirror's */
+static int mi_allocs_knob_open_data(struct file *file, void *data)
+{
+	return single_open(file, mi_allocs_knob_show, data);
+}
+
 static int mi_allocs_knob_open(struct inode *inode, struct file *file)
 {
-	return single_open(file, mi_allocs_knob_show, inode->i_private);
+	return mi_allocs_knob_open_data(file, inode->i_private);
 }
 
 static int mi_allocs_knob_apply(enum mi_allocs_knob knob, const char *buf,
@@ -209,12 +216,20 @@ int mi_allocs_knobs_create(struct dentry *dir)
 	struct dentry *file;
 	uintptr_t knob;
 
+	char path[32];
+
 	for (knob = 0; knob < MI_ALLOCS_NR_KNOBS; knob++) {
 		file = debugfs_create_file(mi_allocs_knob_names[knob], 0600,
 					   dir, (void *)knob,
 					   &mi_allocs_knob_fops);
 		if (IS_ERR(file))
 			return PTR_ERR(file);
+		/* arming attaches tracepoints; the aims only choose */
+		snprintf(path, sizeof(path), "allocs/%s",
+			 mi_allocs_knob_names[knob]);
+		mi_mirror_add(path, &mi_allocs_knob_fops,
+			      mi_allocs_knob_open_data, (void *)knob,
+			      MI_MIRROR_TRACES);
 	}
 	return 0;
 }

@@ -26,6 +26,7 @@
 #include <linux/slab.h>
 
 #include "allocs_priv.h"
+#include "lockdown.h"
 
 /* the saved text of each site slot, NULL where %pS still answers */
 static const char **mi_allocs_names;
@@ -110,9 +111,12 @@ static struct notifier_block mi_allocs_module_nb = {
 	.notifier_call = mi_allocs_module_notify,
 };
 
-/* A row's site: %pS, then its callers, " < " before each; or its saved name. */
+/*
+ * A row's site: %pS, then its callers, " < " before each; or its saved
+ * name.  @hide: no bare address (lockdown=confidentiality, lockdown.c).
+ */
 void mi_allocs_put_site(struct seq_file *m, const struct mi_allocs_site *s,
-			unsigned long call_site)
+			unsigned long call_site, bool hide)
 {
 	const char *name = mi_allocs_names[s - mi_allocs.sites];
 	unsigned int i;
@@ -121,9 +125,9 @@ void mi_allocs_put_site(struct seq_file *m, const struct mi_allocs_site *s,
 		seq_puts(m, name);
 		return;
 	}
-	seq_printf(m, "%pS", (void *)call_site);
+	mi_put_code(m, "", call_site, hide);
 	for (i = 0; i < MI_ALLOCS_STACK_MAX && s->stack[i]; i++)
-		seq_printf(m, " < %pS", (void *)s->stack[i]);
+		mi_put_code(m, " < ", s->stack[i], hide);
 }
 
 /* Arming: the rows start afresh.  Caller holds mi_allocs.lock. */

@@ -22,6 +22,8 @@
 #include <linux/vmalloc.h>
 
 #include "allocs_priv.h"
+#include "lockdown.h"
+#include "mirror.h"
 
 #define MI_OUT_ADDRS	4		/* addresses shown per site */
 #define MI_OUT_AGE_MAX	86400		/* a day, in seconds */
@@ -77,6 +79,7 @@ static int mi_out_show(struct seq_file *m, void *v)
 	unsigned int min_age_s = READ_ONCE(op->min_age_s);
 	struct mi_out_site *acc;
 	unsigned long live = 0, site;
+	bool hide = mi_lockdown_hides_addresses();
 	unsigned int i, j;
 
 	acc = vzalloc(array_size(MI_ALLOCS_SITES, sizeof(*acc)));
@@ -96,13 +99,18 @@ static int mi_out_show(struct seq_file *m, void *v)
 			continue;
 		seq_printf(m, "%llu %llu %u ", a->objs, a->bytes,
 			   a->oldest / HZ);
-		/* raw addresses, as kmemleak's debugfs file: root only */
-		for (j = 0; j < min_t(u64, a->objs, MI_OUT_ADDRS); j++)
+		/*
+		 * raw addresses, as kmemleak's debugfs file: root only; none
+		 * under lockdown=confidentiality
+		 */
+		if (hide)
+			seq_putc(m, '-');
+		for (j = 0; !hide && j < min_t(u64, a->objs, MI_OUT_ADDRS); j++)
 			seq_printf(m, "%s0x%lx", j ? "," : "", a->addr[j]);
 		seq_putc(m, ' ');
 		/* pairs with the release in mi_allocs_site_get() */
 		site = smp_load_acquire(&mi_allocs.sites[i].call_site);
-		mi_allocs_put_site(m, &mi_allocs.sites[i], site);
+		mi_allocs_put_site(m, &mi_allocs.sites[i], site, hide);
 		seq_putc(m, '\n');
 	}
 	seq_printf(m, "# outstanding: armed %d mode %s min_age_s %u followed %lu\n",
@@ -171,5 +179,8 @@ int mi_allocs_outstanding_create(struct dentry *dir)
 
 	file = debugfs_create_file("outstanding", 0600, dir, NULL,
 				   &mi_out_fops);
-	return PTR_ERR_OR_ZERO(file);
+	if (IS_ERR(file))
+		return PTR_ERR(file);
+	mi_mirror_add("allocs/outstanding", &mi_out_fops, NULL, NULL, 0);
+	return 0;
 }

@@ -133,7 +133,7 @@ void mi_allocs_bulk_detach(void);
 /* allocs_names.c: a row's site as the table prints it */
 struct seq_file;
 void mi_allocs_put_site(struct seq_file *m, const struct mi_allocs_site *s,
-			unsigned long call_site);
+			unsigned long call_site, bool hide);
 int mi_allocs_names_init(void);
 void mi_allocs_names_reset(void);
 void mi_allocs_names_exit(void);

@@ -11,6 +11,7 @@
 #include <linux/seq_file.h>
 
 #include "allocs_priv.h"
+#include "lockdown.h"
 #include "slab.h"
 
 /* A count kept in MI_ALLOCS_FP_ONE units, rounded to the nearest whole. */
@@ -46,6 +47,7 @@ static const char *mi_allocs_cache_name(unsigned long cache, bool names)
 static int mi_allocs_table_show(struct seq_file *m, void *v)
 {
 	unsigned long ms = 0;
+	bool hide = mi_lockdown_hides_addresses();
 	unsigned int i, used = 0;
 	bool names = false;
 
@@ -79,7 +81,7 @@ static int mi_allocs_table_show(struct seq_file *m, void *v)
 			   div_s64(mi_allocs_fp_round(allocs) * 1000, ms),
 			   (long long)atomic64_read(&s->samples),
 			   mi_allocs_cache_name(READ_ONCE(s->cache), names));
-		mi_allocs_put_site(m, s, site);
+		mi_allocs_put_site(m, s, site, hide);
 		seq_putc(m, '\n');
 	}
 	if (names)

@@ -104,6 +104,9 @@ static int mi_capabilities_show(struct seq_file *m, void *unused)
 
 	seq_puts(m, "name kind available detail\n");
 	mutex_lock(&mi_cap_lock);
+	list_for_each_entry(table, &mi_cap_tables, node)
+		if (table->refresh)
+			table->refresh(table->caps);
 	for (kind = 0; kind < MI_CAP_NR_KINDS; kind++) {
 		list_for_each_entry(table, &mi_cap_tables, node) {
 			for (i = 0; i < table->nr; i++) {

@@ -34,6 +34,8 @@ struct mi_cap_table {
 	struct list_head node;
 	struct mi_cap *caps;
 	unsigned int nr;
+	/* rows that change at run time: set again before each read */
+	void (*refresh)(struct mi_cap *caps);
 };
 
 __printf(3, 4)

@@ -23,6 +23,7 @@
 #include <linux/workqueue.h>
 
 #include "fault.h"
+#include "lockdown.h"
 #include "text.h"
 
 #define MI_FAULT_LOG		64	/* entries kept by `log` */
@@ -195,6 +196,7 @@ void mi_fault_log_init(void)
 static int mi_fault_log_show(struct seq_file *m, void *unused)
 {
 	unsigned long last = atomic_long_read(&mi_fault_log.seq);
+	bool hide = mi_lockdown_hides_addresses();
 	struct mi_fault_log_ent e;
 	unsigned long seq;
 
@@ -217,12 +219,12 @@ static int mi_fault_log_show(struct seq_file *m, void *unused)
 			seq_puts(m, " -");
 		else
 			seq_printf(m, " %d", e.order);
+		seq_printf(m, " 0x%x", (__force unsigned int)e.gfp);
 		if (e.caller_sym[0])
-			seq_printf(m, " 0x%x %s\n", (__force unsigned int)e.gfp,
-				   e.caller_sym);
+			seq_printf(m, " %s", e.caller_sym);
 		else
-			seq_printf(m, " 0x%x %pS\n", (__force unsigned int)e.gfp,
-				   (void *)e.caller);
+			mi_put_code(m, " ", e.caller, hide);
+		seq_putc(m, '\n');
 	}
 	return 0;
 }

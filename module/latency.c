@@ -43,6 +43,7 @@
 #include "ksyms.h"
 #include "latency.h"
 #include "latency_priv.h"
+#include "mirror.h"
 #include "show_fops.h"
 
 #define MI_LAT_SLOTS	256	/* tasks in reclaim at once */
@@ -628,6 +629,8 @@ int mi_latency_init(struct dentry *parent)
 	}
 	debugfs_create_file("armed", 0600, mi_lat_dir, NULL,
 			    &mi_lat_armed_fops);
+	mi_mirror_add("latency/armed", &mi_lat_armed_fops, NULL, NULL,
+		      MI_MIRROR_TRACES);
 	debugfs_create_file("histograms", 0400, mi_lat_dir, NULL,
 			    &mi_lat_histograms_fops);
 	debugfs_create_file("stallers", 0400, mi_lat_dir, NULL,

@@ -12,6 +12,8 @@
 #include <linux/module.h>
 
 #include "allocs.h"
+#include "lockdown.h"
+#include "mirror.h"
 #include "buddy.h"
 #include "capabilities.h"
 #include "fault.h"
@@ -74,6 +76,7 @@ static struct dentry *mi_dir;
 static void mi_state_exit(void)
 {
 	mi_caps_unregister(&mi_file_table);
+	mi_lockdown_exit();
 	mi_kernel_caps_exit();
 	mi_pressure_exit();
 	mi_procmem_exit();
@@ -100,6 +103,7 @@ static int __init mi_init(void)
 	mi_procmem_init();
 	mi_pressure_init();
 	mi_kernel_caps_init();
+	mi_lockdown_init();
 
 	for (i = 0; i < ARRAY_SIZE(mi_files); i++) {
 		mi_file_caps[i].name = mi_files[i].name;
@@ -126,6 +130,10 @@ static int __init mi_init(void)
 			       mi_files[i].name, err);
 			goto remove_dir;
 		}
+		/* a file written to (mm, vmas) is mirrored for lockdown */
+		if (mi_files[i].mode & 0200)
+			mi_mirror_add(mi_files[i].name, mi_files[i].fops,
+				      NULL, NULL, 0);
 	}
 	err = mi_fault_init(mi_dir);
 	if (err) {
@@ -147,12 +155,14 @@ static int __init mi_init(void)
 
 /* the subdirectories' exits are safe after a failed or absent init */
 remove_subdirs:
+	mi_mirrors_remove();
 	debugfs_remove_recursive(mi_dir);
 	mi_latency_exit();
 	mi_allocs_exit();
 	mi_fault_exit();
 	goto unregister_files;
 remove_dir:
+	mi_mirrors_remove();
 	debugfs_remove_recursive(mi_dir);
 unregister_files:
 	mi_state_exit();
@@ -162,6 +172,7 @@ unregister_files:
 
 static void __exit mi_exit(void)
 {
+	mi_mirrors_remove();
 	debugfs_remove_recursive(mi_dir);
 	mi_latency_exit();
 	mi_allocs_exit();

@@ -4,11 +4,12 @@
 # (/proc/PID/status, smaps_rollup, smaps, maps).  The caller sets $T (its
 # tmpdir), $MT (memtarget) and collects $pids (the targets started).
 
-# pm_read FILE PID: FILE (mm or vmas) of PID on stdout; fails like the write
+# pm_read FILE PID: FILE (mm or vmas) of PID on stdout; fails like the write.
+# PM_DIR: where the files are (default MI_DIR; /dev/meminspect under lockdown)
 pm_read()
 {
 	(
-		exec 3<>"$MI_DIR/$1" || exit 1
+		exec 3<>"${PM_DIR:-$MI_DIR}/$1" || exit 1
 		echo "$2" >&3 || exit 1
 		cat <&3
 	)

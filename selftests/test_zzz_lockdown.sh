@@ -1,0 +1,162 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Kernel lockdown (docs/lockdown.md), last in the suite: the level can only be
+# raised until reboot, and at integrity no unsigned module loads. Raised to
+# integrity, as Secure Boot sets it: debugfs refuses every file with a write
+# bit (mm, vmas, the knobs), the lockdown capabilities row says so, every
+# read-only file still reads, and through /dev/meminspect/ mm and vmas of a
+# target equal its smaps_rollup, status and smaps exactly, allocs and latency
+# arm and count, and the reader's mm, vmas, top, export and report work; the
+# injector's knobs are refused and the reader names the lockdown. Raised to
+# confidentiality: arming tracing is refused, mm still equals smaps_rollup,
+# and no file or reader output shows a kernel address.
+. "${ST_DIR:-$(dirname "$0")}/lib.sh"
+
+LD=/sys/kernel/security/lockdown
+DEV=/dev/meminspect
+MT=${MI_MEMTARGET:-$ST_DIR/progs/memtarget}
+sec_mounted=
+mi_setup lockdown lockdown_cleanup
+
+lockdown_cleanup()
+{
+	[ -n "$sec_mounted" ] && umount /sys/kernel/security
+}
+
+. "$ST_DIR/lib_procmem.sh"
+
+[ -f "$LD" ] || { mount -t securityfs securityfs /sys/kernel/security 2>/dev/null && sec_mounted=1; }
+if [ ! -f "$LD" ]; then
+	# a kernel without the lockdown LSM: the row must say so
+	check_eq "no $LD: capabilities' lockdown row says the kernel has no lockdown LSM" \
+		"$(cap_detail lockdown)" "level none: kernel built without the lockdown LSM"
+	skip "lockdown" "kernel built without the lockdown LSM"
+	exit 0
+fi
+check_eq "before: $LD reads none" "$(cat "$LD")" "[none] integrity confidentiality"
+check_eq "before: the lockdown row is yes, level none" \
+	"$(cap_available lockdown) $(cap_detail lockdown)" "yes level none: nothing stopped"
+
+# the mirrors exist whatever the level
+for f in mm vmas allocs/armed allocs/aim_pid allocs/outstanding latency/armed; do
+	check "$DEV/$f is a character device" test -c "$DEV/$f"
+done
+check "the injector's knobs have no mirror" test ! -e "$DEV/fault"
+
+# ---- integrity -------------------------------------------------------------------
+
+echo integrity > "$LD" || fail "echo integrity > $LD"
+check_eq "integrity: $LD" "$(cat "$LD")" "none [integrity] confidentiality"
+check_eq "integrity: the lockdown row is no, level integrity" \
+	"$(cap_available lockdown) $(cap_detail lockdown | cut -d: -f1)" "no level integrity"
+if (exec 3<>"$MI_DIR/mm") 2>/dev/null; then
+	fail "integrity: debugfs refuses to open mm for writing"
+else
+	ok "integrity: debugfs refuses to open mm for writing"
+fi
+
+# every read-only file under the debugfs directory reads
+errs=0
+nfiles=0
+for f in $(find "$MI_DIR" -type f -perm -0400 ! -perm -0200); do
+	nfiles=$((nfiles + 1))
+	if ! cat "$f" > /dev/null 2> "$T/err"; then
+		errs=$((errs + 1))
+		diag "integrity: $f: $(cat "$T/err")"
+	fi
+done
+check "integrity: every read-only file reads ($nfiles files)" [ "$nfiles" -gt 10 ] && [ $errs -eq 0 ]
+
+# mm and vmas through the mirrors, against the kernel's own figures
+if start_target "$T/basic.out" basic "$T"; then
+	PM_DIR=$DEV check_mm "integrity: $DEV/mm of a target" "$tpid"
+	PM_DIR=$DEV check_vmas "integrity: $DEV/vmas of a target" "$tpid"
+else
+	fail "integrity: memtarget basic starts"
+fi
+
+# the reader finds the mirrors by itself
+require_reader
+for cmd in "mm $tpid" "vmas $tpid" "top" "export --prometheus" "report"; do
+	# shellcheck disable=SC2086 # the command's words
+	if "$MI_READER" $cmd > "$T/out" 2> "$T/err"; then
+		ok "integrity: meminspect $cmd exits 0"
+	else
+		fail "integrity: meminspect $cmd exits 0"
+		head -n 5 "$T/err" | tap_diag
+	fi
+done
+rss=$("$MI_READER" mm "$tpid" 2>/dev/null | awk 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "rss_kb") c = i; next }
+	c && !/^#/ { print $c; exit }')
+check_eq "integrity: meminspect mm's rss_kb is smaps_rollup's Rss" "$rss" \
+	"$(awk '$1 == "Rss:" { print $2 }' "/proc/$tpid/smaps_rollup")"
+check "integrity: meminspect top lists the target" \
+	sh -c "'$MI_READER' top --top 1000 2>/dev/null | grep -qw '$tpid'"
+n=$("$MI_READER" export --prometheus 2>/dev/null | grep -c '^meminspect_')
+check "integrity: meminspect export prints the module's metrics ($n samples)" [ "$n" -gt 50 ]
+
+# allocs and latency arm through their mirrors and count
+# aimed at memtarget: a second one, started armed, keeps its objects live
+echo memtarget > "$DEV/allocs/aim_comm" || fail "integrity: write $DEV/allocs/aim_comm"
+if echo 1 > "$DEV/allocs/armed"; then
+	ok "integrity: allocs arms through $DEV/allocs/armed"
+	t1=$tpid
+	start_target "$T/second.out" basic "$T" || fail "integrity: a second memtarget starts"
+	tpid=$t1
+	n=$(awk 'NR > 1 && !/^#/ { n += $1 } END { print n + 0 }' "$MI_DIR/allocs/table")
+	check "integrity: allocs counts the aimed process's live objects ($n)" [ "$n" -gt 0 ]
+	check_read "integrity: allocs/armed reads 1 (through its mirror)" "$DEV/allocs/armed" 1
+else
+	fail "integrity: allocs arms through $DEV/allocs/armed"
+fi
+if echo 1 > "$DEV/latency/armed"; then
+	check_read "integrity: latency arms through $DEV/latency/armed" "$DEV/latency/armed" 1
+	echo 0 > "$DEV/latency/armed"
+else
+	fail "integrity: latency arms through $DEV/latency/armed"
+fi
+
+# fault injection is refused, and the reader says why
+if (echo 1 > "$MI_DIR/fault/probability") 2>/dev/null; then
+	fail "integrity: a fault knob is refused"
+else
+	ok "integrity: a fault knob is refused"
+fi
+if "$MI_READER" fault run --times 1 -- true > "$T/out" 2> "$T/err"; then
+	fail "integrity: meminspect fault run fails"
+else
+	check "integrity: meminspect fault run names the lockdown and its level" \
+		grep -q 'lockdown (integrity)' "$T/err"
+	grep -q 'lockdown (integrity)' "$T/err" || head -n 3 "$T/err" | tap_diag
+fi
+
+# ---- confidentiality -------------------------------------------------------------
+
+echo confidentiality > "$LD" || fail "echo confidentiality > $LD"
+check_eq "confidentiality: the lockdown row is no, level confidentiality" \
+	"$(cap_available lockdown) $(cap_detail lockdown | cut -d: -f1)" "no level confidentiality"
+if (echo 0 > "$DEV/latency/armed") 2>/dev/null; then
+	fail "confidentiality: arming latency (tracing) is refused"
+else
+	ok "confidentiality: arming latency (tracing) is refused"
+fi
+PM_DIR=$DEV check_mm "confidentiality: $DEV/mm of a target" "$tpid"
+
+# no kernel address: every file, the outstanding objects of the armed allocs,
+# the reader's report
+# a 64-bit kernel address: 16 hex digits from ff (x86-64 with 4 or 5 levels, arm64)
+addr='(^|[^0-9a-f])(0x)?ff[0-9a-f]{14}([^0-9a-f]|$)'
+for f in $(find "$MI_DIR" -type f -perm -0400 ! -perm -0200); do
+	cat "$f" 2>/dev/null
+done > "$T/all"
+# every followed object, whatever its age
+(exec 3<>"$DEV/allocs/outstanding" && echo 0 >&3 && cat <&3) >> "$T/all"
+"$MI_READER" report >> "$T/all" 2>/dev/null
+check "confidentiality: the outstanding objects are listed, addresses '-'" \
+	grep -q '^[0-9]* [0-9]* [0-9]* - ' "$T/all"
+if grep -Eq "$addr" "$T/all"; then
+	fail "confidentiality: no kernel address in any file or the report"
+	grep -E "$addr" "$T/all" | head -n 5 | tap_diag
+else
+	ok "confidentiality: no kernel address in any file or the report ($(wc -l < "$T/all") lines)"
+fi
