@@ -39,11 +39,9 @@ cleanup()
 	[ -d "$CG/mi-lat" ] && rmdir "$CG/mi-lat" 2> /dev/null
 	[ -d "$CG/mi-lat-c" ] && rmdir "$CG/mi-lat-c" 2> /dev/null
 	[ -n "$cg_mounted" ] && umount "$CG"
-	[ -n "$bg" ] && kill "$bg" 2> /dev/null && wait "$bg" 2> /dev/null
 	rmmod brd 2> /dev/null
 	mi_restore
 }
-bg=
 hog_pids=
 trap cleanup EXIT
 trap 'exit 143' TERM INT
@@ -408,17 +406,6 @@ if [ -r "$KPROBES" ]; then
 		"$(grep -c try_to_compact_pages "$KPROBES")" 0
 fi
 
-# disarmed: nothing attached, so a memcg stall now is not counted
-n0=$(field memcg_reclaim 2)
-if [ -n "$n0" ] && [ "$st" = ready ] && mkdir "$CG/mi-lat" 2> /dev/null; then
-	echo $((16 << 20)) > "$CG/mi-lat/memory.max"
-	echo 1 > /proc/sys/vm/drop_caches
-	sh -c "echo \$\$ > $CG/mi-lat/cgroup.procs &&
-		dd if=/dev/ram0 of=/dev/null bs=1M count=128 2> /dev/null"
-	rmdir "$CG/mi-lat"
-	eq "latency: disarmed, memcg stalls are not counted" "$(field memcg_reclaim 2)" "$n0"
-fi
-
 # memcg_max NAME: memory.events' max of the cgroup NAME, the times a charge
 # found it at memory.max and reclaimed (the kernel's count of our workloads'
 # memcg reclaim entries; 0 where the file or the line is missing)
@@ -427,15 +414,36 @@ memcg_max()
 	awk '$1 == "max" { print $2; f = 1 } END { if (!f) print 0 }' \
 		"$CG/$1/memory.events" 2> /dev/null || echo 0
 }
-# the workload below needs brd and a memory cgroup: a kernel without them
+# the workloads below need brd and a memory cgroup: a kernel without them
 # skips, one with them whose workload does not start fails
 memcg_ok=
 if [ "$(cap_available latency.memcg_reclaim)" != yes ]; then
-	skip "latency: re-armed while tasks stall in memcg reclaim" "$(cap_detail latency.memcg_reclaim)"
+	skip "latency: memcg workloads (disarmed, re-armed, rmmod)" "$(cap_detail latency.memcg_reclaim)"
 elif [ "$st" != ready ]; then
-	skip "latency: re-armed while tasks stall in memcg reclaim" "brd: ${st:-no $DRIVERS/status}"
+	skip "latency: memcg workloads (disarmed, re-armed, rmmod)" "brd: ${st:-no $DRIVERS/status}"
 else
 	memcg_ok=1
+fi
+
+# disarmed: nothing attached, so a memcg stall now is not counted
+n0=$(field memcg_reclaim 2)
+if [ -z "$memcg_ok" ]; then
+	:
+elif [ -z "$n0" ]; then
+	fail "latency: histograms has a memcg_reclaim line"
+elif ! mkdir "$CG/mi-lat"; then
+	fail "latency: disarmed, memcg workload: mkdir $CG/mi-lat"
+else
+	echo $((16 << 20)) > "$CG/mi-lat/memory.max"
+	echo 1 > /proc/sys/vm/drop_caches
+	m0=$(memcg_max mi-lat)
+	sh -c "echo \$\$ > $CG/mi-lat/cgroup.procs &&
+		dd if=/dev/ram0 of=/dev/null bs=1M count=128 2> /dev/null"
+	m1=$(memcg_max mi-lat)
+	rmdir "$CG/mi-lat"
+	check "latency: disarmed, the workload reclaimed at memory.max (memory.events max +$((m1 - m0)))" \
+		[ "$m1" -gt "$m0" ]
+	eq "latency: disarmed, memcg stalls are not counted" "$(field memcg_reclaim 2)" "$n0"
 fi
 
 # hogs N: N loops reading the ramdisk in the cgroup mi-lat, each in memcg
@@ -516,23 +524,23 @@ else
 fi
 
 # rmmod while armed, with memcg stalls in flight: the exit detaches first
-if [ "$st" = ready ] && mkdir "$CG/mi-lat" 2> /dev/null; then
+if [ -z "$memcg_ok" ]; then
+	:
+elif ! mkdir "$CG/mi-lat"; then
+	fail "latency: rmmod memcg workload: mkdir $CG/mi-lat"
+else
 	echo $((16 << 20)) > "$CG/mi-lat/memory.max"
 	echo 1 > "$L/armed"
-	sh -c "echo \$\$ > $CG/mi-lat/cgroup.procs &&
-		while :; do dd if=/dev/ram0 of=/dev/null bs=1M count=128 2> /dev/null
-		echo 1 > /proc/sys/vm/drop_caches; done" &
-	bg=$!
-	sleep 1
-	check "latency: rmmod while armed and stalling" mi_reload
-	kill "$bg" 2> /dev/null
-	wait "$bg" 2> /dev/null
-	bg=
-	# the killed loop's last dd may still be finishing inside the cgroup
+	hogs 1
+	# until the first stall is counted: the exit must meet one in flight
 	i=0
-	while ! rmdir "$CG/mi-lat" 2> /dev/null && [ $i -lt 100 ]; do
+	while [ "$(field memcg_reclaim 2)" = 0 ] && [ $i -lt 300 ]; do
 		i=$((i + 1))
 		mi_nap 0.1
 	done
+	check "latency: armed, the background workload stalls ($(field memcg_reclaim 2) memcg reclaims)" \
+		[ "$(field memcg_reclaim 2)" -gt 0 ]
+	check "latency: rmmod while armed and stalling" mi_reload
+	hogs_stop
 	eq "latency: reloaded module is disarmed" "$(cat "$L/armed")" 0
 fi
