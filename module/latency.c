@@ -13,9 +13,10 @@
  * window.
  *
  * Begin and end are paired per task in a fixed table of slots claimed with
- * cmpxchg: the probes never allocate, never print and never sleep.  A begin
- * that finds no free slot, or an end with no begin (armed mid-stall), is
- * counted as unpaired instead.
+ * cmpxchg, one slot a task: the probes never allocate, never print and
+ * never sleep.  A begin that finds no free slot, an end with no begin
+ * (armed mid-stall) and a begin whose end was not seen are counted as
+ * unpaired instead.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -67,9 +68,17 @@ struct mi_lat_cpu {
 
 static DEFINE_PER_CPU(struct mi_lat_cpu, mi_lat_cpu);
 
-/* One task between begin and end: task is only compared, never followed. */
+/*
+ * One task between begin and end.  @task is only compared, never followed,
+ * so it alone cannot tell a task from one that exited and whose
+ * task_struct was reused: @gen is the task's start_time, which a task
+ * created at the same address later has larger, so that a slot left by a
+ * task that is gone is never taken for its successor's begin.  (A pid is
+ * reused as well; an address and a start time together are not.)
+ */
 struct mi_lat_slot {
 	struct task_struct *task;
+	u64 gen;
 	u64 start_ns;
 	unsigned int kind;
 };
@@ -164,41 +173,72 @@ static void mi_lat_record(unsigned int kind, u64 ns)
 	mi_lat_staller_add(ns);
 }
 
+/* The slot @me holds, or NULL: only @me claims a slot for @me. */
+static struct mi_lat_slot *mi_lat_slot_of(struct task_struct *me)
+{
+	unsigned int i;
+
+	for (i = 0; i < MI_LAT_SLOTS; i++)
+		if (READ_ONCE(mi_lat_slots[i].task) == me)
+			return &mi_lat_slots[i];
+	return NULL;
+}
+
+/*
+ * A begin takes over the slot its task already holds: that slot's begin had
+ * no end seen (or belongs to a task gone from the same address), and a
+ * later end must not be measured from it, which would count time the task
+ * spent outside reclaim as a stall.  One slot a task, so an end finds the
+ * one begin that can be its own.
+ */
 static void mi_lat_begin(unsigned int kind)
 {
 	struct task_struct *me = current;
+	struct mi_lat_slot *slot = mi_lat_slot_of(me);
 	unsigned int i;
 
+	if (slot) {
+		atomic_long_inc(&mi_lat_unpaired[slot->kind]);
+		goto fill;
+	}
 	for (i = 0; i < MI_LAT_SLOTS; i++) {
-		struct mi_lat_slot *slot = &mi_lat_slots[i];
-
-		if (READ_ONCE(slot->task) || cmpxchg(&slot->task, NULL, me))
-			continue;
-		slot->kind = kind;
-		WRITE_ONCE(slot->start_ns, ktime_get_ns());
-		return;
+		slot = &mi_lat_slots[i];
+		if (!READ_ONCE(slot->task) && !cmpxchg(&slot->task, NULL, me))
+			goto fill;
 	}
 	atomic_long_inc(&mi_lat_unpaired[kind]);
+	return;
+fill:
+	/* only this task writes its own slot until it frees it */
+	slot->kind = kind;
+	slot->gen = me->start_time;
+	WRITE_ONCE(slot->start_ns, ktime_get_ns());
 }
 
 static void mi_lat_end(unsigned int kind)
 {
 	struct task_struct *me = current;
-	unsigned int i;
+	struct mi_lat_slot *slot = mi_lat_slot_of(me);
+	unsigned int begun;
+	bool paired;
+	u64 ns;
 
-	for (i = 0; i < MI_LAT_SLOTS; i++) {
-		struct mi_lat_slot *slot = &mi_lat_slots[i];
-		u64 ns;
-
-		if (READ_ONCE(slot->task) != me || slot->kind != kind)
-			continue;
-		ns = ktime_get_ns() - READ_ONCE(slot->start_ns);
-		/* only this task writes its own slot until it frees it */
-		smp_store_release(&slot->task, NULL);
-		mi_lat_record(kind, ns);
+	if (!slot) {
+		atomic_long_inc(&mi_lat_unpaired[kind]);
 		return;
 	}
-	atomic_long_inc(&mi_lat_unpaired[kind]);
+	ns = ktime_get_ns() - READ_ONCE(slot->start_ns);
+	begun = slot->kind;
+	paired = begun == kind && slot->gen == me->start_time;
+	/* pairs with the cmpxchg of a begin that claims the slot next */
+	smp_store_release(&slot->task, NULL);
+	if (paired) {
+		mi_lat_record(kind, ns);
+	} else {
+		/* the slot's begin had no end, this end no begin */
+		atomic_long_inc(&mi_lat_unpaired[begun]);
+		atomic_long_inc(&mi_lat_unpaired[kind]);
+	}
 }
 
 /*
@@ -256,15 +296,17 @@ static void mi_lat_memcg_end(void *data, unsigned long nr_reclaimed)
 struct mi_lat_tp {
 	const char *name;
 	void *probe;
+	bool end;
 	struct tracepoint *tp;
 	bool attached;
 };
 
+/* each kind's begin, then its end (mi_lat_cap() reads them in pairs) */
 static struct mi_lat_tp mi_lat_tps[] = {
-	{ "mm_vmscan_direct_reclaim_begin", mi_lat_direct_begin },
-	{ "mm_vmscan_direct_reclaim_end", mi_lat_direct_end },
-	{ "mm_vmscan_memcg_reclaim_begin", mi_lat_memcg_begin },
-	{ "mm_vmscan_memcg_reclaim_end", mi_lat_memcg_end },
+	{ "mm_vmscan_direct_reclaim_begin", mi_lat_direct_begin, false },
+	{ "mm_vmscan_direct_reclaim_end", mi_lat_direct_end, true },
+	{ "mm_vmscan_memcg_reclaim_begin", mi_lat_memcg_begin, false },
+	{ "mm_vmscan_memcg_reclaim_end", mi_lat_memcg_end, true },
 };
 
 static void mi_lat_find_tp(struct tracepoint *tp, void *priv)
@@ -321,17 +363,25 @@ static int mi_lat_compact_err = 1;
 static DEFINE_MUTEX(mi_lat_lock);	/* armed, attach and reset */
 static bool mi_lat_armed;
 
+/*
+ * The begins first, then the ends: the mirror of mi_lat_attach(), so that a
+ * stall in flight at the disarm can still end and be counted.  A slot left
+ * by one whose end came too late is cleared by the next arming.
+ */
 static void mi_lat_detach(void)
 {
-	unsigned int i;
+	unsigned int i, pass;
 
-	for (i = 0; i < ARRAY_SIZE(mi_lat_tps); i++) {
-		if (!mi_lat_tps[i].attached)
-			continue;
-		tracepoint_probe_unregister(mi_lat_tps[i].tp,
-					    mi_lat_tps[i].probe, NULL);
-		mi_lat_tps[i].attached = false;
-	}
+	/* pass 0 the begins, pass 1 the ends */
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < ARRAY_SIZE(mi_lat_tps); i++) {
+			if (!mi_lat_tps[i].attached ||
+			    mi_lat_tps[i].end != pass)
+				continue;
+			tracepoint_probe_unregister(mi_lat_tps[i].tp,
+						    mi_lat_tps[i].probe, NULL);
+			mi_lat_tps[i].attached = false;
+		}
 	/* no probe is running on any CPU past this */
 	tracepoint_synchronize_unregister();
 	if (mi_lat_compact_attached) {
@@ -358,25 +408,34 @@ static void mi_lat_reset(void)
 	mi_lat_compact_rp.nmissed = 0;
 }
 
+/*
+ * The ends first, then the begins (as allocs/ attaches the frees before the
+ * allocations): a begin seen while armed then always has its end attached.
+ * Begins first would let a task's begin fire before its end's probe is in,
+ * leaving a slot whose start the task's next stall would be measured from.
+ */
 static int mi_lat_attach(void)
 {
-	unsigned int i;
+	unsigned int i, pass;
 	int err;
 
 	mi_lat_reset();
-	for (i = 0; i < ARRAY_SIZE(mi_lat_tps); i++) {
-		if (!mi_lat_tps[i].tp)
-			continue;
-		err = tracepoint_probe_register(mi_lat_tps[i].tp,
-						mi_lat_tps[i].probe, NULL);
-		if (err) {
-			pr_warn("cannot attach to %s: %d\n",
-				mi_lat_tps[i].name, err);
-			mi_lat_detach();
-			return err;
+	/* pass 0 the ends, pass 1 the begins */
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < ARRAY_SIZE(mi_lat_tps); i++) {
+			if (!mi_lat_tps[i].tp || mi_lat_tps[i].end == pass)
+				continue;
+			err = tracepoint_probe_register(mi_lat_tps[i].tp,
+							mi_lat_tps[i].probe,
+							NULL);
+			if (err) {
+				pr_warn("cannot attach to %s: %d\n",
+					mi_lat_tps[i].name, err);
+				mi_lat_detach();
+				return err;
+			}
+			mi_lat_tps[i].attached = true;
 		}
-		mi_lat_tps[i].attached = true;
-	}
 	/*
 	 * A kernel without the function (no CONFIG_COMPACTION) keeps the
 	 * reclaim kinds: the error is kept for the capabilities row.

@@ -8,7 +8,9 @@
 # down and what is left fragmented by progs/frag, stall in direct
 # compaction: the count equals compact_stall's delta, and the stallers
 # table names the writer; disarmed, the counts stop (no probe left
-# attached, none in the kernel's kprobes list).
+# attached, none in the kernel's kprobes list); armed and disarmed 25 times
+# while two loops stall in memcg reclaim, no task stalls longer than the
+# window was armed; rmmod while armed and stalling.
 . "${ST_DIR:-$(dirname "$0")}/lib.sh"
 
 L=$MI_DIR/latency
@@ -21,6 +23,7 @@ proactive=
 boost=
 PA=
 T=
+R=
 cleanup()
 {
 	echo 0 > "$L/armed" 2> /dev/null
@@ -30,14 +33,16 @@ cleanup()
 	[ -n "$boost" ] && echo "$boost" > /proc/sys/vm/watermark_boost_factor
 	[ -n "$T" ] && rm -rf "$T"
 	[ -n "$PA" ] && rm -rf "$PA"
+	[ -n "$R" ] && rm -rf "$R"
+	# shellcheck disable=SC2086
+	[ -n "$hog_pids" ] && kill $hog_pids 2> /dev/null && wait $hog_pids 2> /dev/null
 	[ -d "$CG/mi-lat" ] && rmdir "$CG/mi-lat" 2> /dev/null
 	[ -d "$CG/mi-lat-c" ] && rmdir "$CG/mi-lat-c" 2> /dev/null
 	[ -n "$cg_mounted" ] && umount "$CG"
-	[ -n "$bg" ] && kill "$bg" 2> /dev/null && wait "$bg" 2> /dev/null
 	rmmod brd 2> /dev/null
 	mi_restore
 }
-bg=
+hog_pids=
 trap cleanup EXIT
 trap 'exit 143' TERM INT
 
@@ -401,35 +406,141 @@ if [ -r "$KPROBES" ]; then
 		"$(grep -c try_to_compact_pages "$KPROBES")" 0
 fi
 
+# memcg_max NAME: memory.events' max of the cgroup NAME, the times a charge
+# found it at memory.max and reclaimed (the kernel's count of our workloads'
+# memcg reclaim entries; 0 where the file or the line is missing)
+memcg_max()
+{
+	awk '$1 == "max" { print $2; f = 1 } END { if (!f) print 0 }' \
+		"$CG/$1/memory.events" 2> /dev/null || echo 0
+}
+# the workloads below need brd and a memory cgroup: a kernel without them
+# skips, one with them whose workload does not start fails
+memcg_ok=
+if [ "$(cap_available latency.memcg_reclaim)" != yes ]; then
+	skip "latency: memcg workloads (disarmed, re-armed, rmmod)" "$(cap_detail latency.memcg_reclaim)"
+elif [ "$st" != ready ]; then
+	skip "latency: memcg workloads (disarmed, re-armed, rmmod)" "brd: ${st:-no $DRIVERS/status}"
+else
+	memcg_ok=1
+fi
+
 # disarmed: nothing attached, so a memcg stall now is not counted
 n0=$(field memcg_reclaim 2)
-if [ -n "$n0" ] && [ "$st" = ready ] && mkdir "$CG/mi-lat" 2> /dev/null; then
+if [ -z "$memcg_ok" ]; then
+	:
+elif [ -z "$n0" ]; then
+	fail "latency: histograms has a memcg_reclaim line"
+elif ! mkdir "$CG/mi-lat"; then
+	fail "latency: disarmed, memcg workload: mkdir $CG/mi-lat"
+else
 	echo $((16 << 20)) > "$CG/mi-lat/memory.max"
 	echo 1 > /proc/sys/vm/drop_caches
+	m0=$(memcg_max mi-lat)
 	sh -c "echo \$\$ > $CG/mi-lat/cgroup.procs &&
 		dd if=/dev/ram0 of=/dev/null bs=1M count=128 2> /dev/null"
+	m1=$(memcg_max mi-lat)
 	rmdir "$CG/mi-lat"
+	check "latency: disarmed, the workload reclaimed at memory.max (memory.events max +$((m1 - m0)))" \
+		[ "$m1" -gt "$m0" ]
 	eq "latency: disarmed, memcg stalls are not counted" "$(field memcg_reclaim 2)" "$n0"
 fi
 
+# hogs N: N loops reading the ramdisk in the cgroup mi-lat, each in memcg
+# reclaim most of the time; their pids in $hog_pids
+hogs()
+{
+	_h=0
+	while [ $_h -lt "$1" ]; do
+		sh -c "echo \$\$ > $CG/mi-lat/cgroup.procs &&
+			while :; do dd if=/dev/ram0 of=/dev/null bs=1M count=128 2> /dev/null; done" &
+		hog_pids="$hog_pids $!"
+		_h=$((_h + 1))
+	done
+}
+hogs_stop()
+{
+	# shellcheck disable=SC2086
+	[ -n "$hog_pids" ] && kill $hog_pids 2> /dev/null && wait $hog_pids 2> /dev/null
+	hog_pids=
+	# a killed loop's last dd may still be finishing inside the cgroup
+	_h=0
+	while ! rmdir "$CG/mi-lat" 2> /dev/null && [ $_h -lt 100 ]; do
+		_h=$((_h + 1))
+		mi_nap 0.1
+	done
+}
+
+# re-armed while tasks stall: each arming must pair only the begins and ends
+# it saw, so no task stalls longer than the window was armed (a task is in
+# one stall at a time).  The window is measured around the knob's writes in
+# /proc/uptime's hundredths, plus one for its rounding.  RE windows, each
+# checked on its own (arming zeroes the tables); the kernel's memory.events
+# max must move and the windows must have counted memcg stalls, else the
+# bound proves nothing.
+RE=25
+if [ -z "$memcg_ok" ]; then
+	:
+elif ! mkdir "$CG/mi-lat"; then
+	fail "latency: re-armed memcg workload: mkdir $CG/mi-lat"
+else
+	R=$(mi_tmpdir latre)
+	echo $((16 << 20)) > "$CG/mi-lat/memory.max"
+	m0=$(memcg_max mi-lat)
+	hogs 2
+	: > "$R/bad"
+	w=0 ev=0 longest=0 armed_cs=0
+	while [ $w -lt $RE ]; do
+		w=$((w + 1))
+		mi_uptime_cs
+		t0=$MI_UP_CS
+		echo 1 > "$L/armed"
+		mi_nap 0.3
+		echo 0 > "$L/armed"
+		mi_uptime_cs
+		armed_cs=$((armed_cs + MI_UP_CS - t0))
+		lim=$(((MI_UP_CS - t0 + 1) * 10000000))
+		awk -v lim="$lim" -v w="$w" 'NR > 1 && !/^#/ && $4 > lim {
+			print "window " w " (" lim " ns): pid " $1 " (" $5 ") stalled " $4 " ns in " $3 " stalls" }' \
+			"$L/stallers" >> "$R/bad"
+		# the longest stall's bucket [2^i, 2^(i+1)) starts within the window
+		awk -v lim="$lim" -v w="$w" '$1 ~ /^(direct_reclaim|memcg_reclaim|direct_compaction)$/ {
+			n = split($5, b, ","); while (n > 0 && b[n] == 0) n--
+			lo = 1; for (i = 1; i < n; i++) lo *= 2
+			if (n > 0 && lo > lim) print "window " w " (" lim " ns): a " $1 " stall of at least " lo " ns" }' \
+			"$L/histograms" >> "$R/bad"
+		ev=$((ev + $(field memcg_reclaim 2)))
+		longest=$(awk -v m="$longest" 'NR > 1 && !/^#/ && $4 > m { m = $4 } END { print m }' "$L/stallers")
+	done
+	m1=$(memcg_max mi-lat)
+	hogs_stop
+	diag "latency: $RE windows, armed $armed_cs hundredths of a second in all (arming and disarming wait for RCU): $ev memcg reclaim stalls, memory.events max +$((m1 - m0)), longest task total $longest ns"
+	check "latency: re-armed, the hogs reclaimed at memory.max (memory.events max +$((m1 - m0)))" \
+		[ "$m1" -gt "$m0" ]
+	check "latency: re-armed $RE times, memcg stalls counted ($ev)" [ "$ev" -gt 0 ]
+	check_none "latency: re-armed $RE times while tasks stall: no task stalled longer than its window" \
+		"$(cat "$R/bad")"
+	rm -rf "$R"
+fi
+
 # rmmod while armed, with memcg stalls in flight: the exit detaches first
-if [ "$st" = ready ] && mkdir "$CG/mi-lat" 2> /dev/null; then
+if [ -z "$memcg_ok" ]; then
+	:
+elif ! mkdir "$CG/mi-lat"; then
+	fail "latency: rmmod memcg workload: mkdir $CG/mi-lat"
+else
 	echo $((16 << 20)) > "$CG/mi-lat/memory.max"
 	echo 1 > "$L/armed"
-	sh -c "echo \$\$ > $CG/mi-lat/cgroup.procs &&
-		while :; do dd if=/dev/ram0 of=/dev/null bs=1M count=128 2> /dev/null
-		echo 1 > /proc/sys/vm/drop_caches; done" &
-	bg=$!
-	sleep 1
-	check "latency: rmmod while armed and stalling" mi_reload
-	kill "$bg" 2> /dev/null
-	wait "$bg" 2> /dev/null
-	bg=
-	# the killed loop's last dd may still be finishing inside the cgroup
+	hogs 1
+	# until the first stall is counted: the exit must meet one in flight
 	i=0
-	while ! rmdir "$CG/mi-lat" 2> /dev/null && [ $i -lt 100 ]; do
+	while [ "$(field memcg_reclaim 2)" = 0 ] && [ $i -lt 300 ]; do
 		i=$((i + 1))
 		mi_nap 0.1
 	done
+	check "latency: armed, the background workload stalls ($(field memcg_reclaim 2) memcg reclaims)" \
+		[ "$(field memcg_reclaim 2)" -gt 0 ]
+	check "latency: rmmod while armed and stalling" mi_reload
+	hogs_stop
 	eq "latency: reloaded module is disarmed" "$(cat "$L/armed")" 0
 fi
