@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # A driver's init under `meminspect fault sweep --module NAME -- insmod NAME.ko`
-# (docs/fault-reader.md): aim-module at a module that is not loaded yet matches
+# (docs/fault-sweep.md): aim-module at a module that is not loaded yet matches
 # from when it loads; each allocation of its init fails in a run of its own; after
 # every run the module is gone or live (the kernel's /proc/modules and
 # /sys/module/NAME/initstate), never half-loaded. On a kernel with kmemleak (the

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# `meminspect fault sweep --module dummy -- insmod dummy.ko` (docs/fault-reader.md): the init
+# `meminspect fault sweep --module dummy -- insmod dummy.ko` (docs/fault-sweep.md): the init
 # of a driver the suite did not write, Debian's dummy.ko (a network driver that needs no
 # hardware, cached by scripts/kernel-fetch beside brd.ko), swept as a user would:
 #  - with busybox's insmod, which loads the module again with init_module() after a failed
