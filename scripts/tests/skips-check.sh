@@ -15,7 +15,7 @@ printf '%s\n' '# a comment' \
 	'6.12-rt: kunit: suites # SKIP kernel built without CONFIG_KUNIT' \
 	'6.12-kselftest: kselftest: test_kunit.sh # SKIP the runner' >"$t/exp"
 mkdir "$t/res"
-run() { TAP_COUNTER= "$top/scripts/skips-check" "$t/res" "$t/exp" "$@" 2>&1; }
+run() { TAP_COUNTER='' "$top/scripts/skips-check" "$t/res" "$t/exp" "$@" 2>&1; }
 printf '%s\n' 'ok 1 - a' 'ok 2 - kunit: suites # SKIP kernel built without CONFIG_KUNIT' \
 	'ok 3 - reports # SKIP 6.12.95+deb12-amd64 printed no report' >"$t/res/6.12.tap"
 printf '%s\n' 'ok 1 - kunit: suites # SKIP kernel built without CONFIG_KUNIT' >"$t/res/6.12-rt.tap"
