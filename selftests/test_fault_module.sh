@@ -183,8 +183,9 @@ fi
 check "fault: sweep of brd: at least one failure point in its init" [ "$runs" -ge 2 ]
 # Past brd's own code: an allocation made by the kernel for brd (add_disk's, say) is failed
 # because brd is within aim-depth of it. A caller without a "[module]" is such a point. On an
-# x86-64 frame-pointer kernel (the debug lane's) no frame past the direct caller was seen until
-# 5 Dec 2026 (module/fault_caller.c): 1 failure point, brd_alloc's.
+# x86-64 frame-pointer kernel (the debug lane's) a caller search for the probed address would
+# see no frame past the direct caller (module/fault_caller.c, docs/fault.md): 1 failure
+# point, brd_alloc's.
 if [ -n "$depth" ]; then
 	skip "fault: sweep of brd: a failure point in the kernel's code under brd's" "--depth 1 here (above)"
 else
