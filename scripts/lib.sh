@@ -120,9 +120,8 @@ mi_lane_timeout() {
 }
 # The pass for selftests/big_*.sh: 2 GiB for every kernel. big_buddy.sh needs progs/frag to
 # map 1000 MiB (one free list ~28 % past pagetypeinfo's cap); a KASAN kernel at 2 GiB shows
-# MemTotal ~1690 MiB (KASAN's shadow, kmemleak's pool) and maps ~1220 MiB, enough. Until
-# 4 Dec 2026 a KASAN kernel got 3 GiB for a MemTotal floor of 1800 MiB that asked more than
-# the test needs: a third more of frag's work in the slowest guest (113 s against 84 s).
+# MemTotal ~1690 MiB (KASAN's shadow, kmemleak's pool) and maps ~1220 MiB, enough; 3 GiB
+# would be a third more of frag's work in the slowest guest (113 s against 84 s).
 # Where it equals mi_lane_mem, scripts/check runs big_*.sh in the suite's guest, first; else first in
 # the lane's hot-remove guest (x86), booted with it; else in a guest of its own.
 mi_lane_big_mem() { echo 2G; }

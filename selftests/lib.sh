@@ -34,7 +34,7 @@ MI_TAP_COUNTER=${MI_TAP_COUNTER:-${TMPDIR:-/tmp}/meminspect-tap.count}
 # guest (KASAN, lockdep, kmemleak under TCG) each fork and exec of one cost
 # ~80 ms of host CPU: a loop polling every 0.1 s paid for its naps by the
 # second of wall time, more the slower the host ran the guest (docs/kernels.md,
-# "Forks under KASAN").  read -t on a FIFO that nobody writes, opened
+# "The debug kernel").  read -t on a FIFO that nobody writes, opened
 # read-write so that the open does not wait for a writer, waits inside the
 # shell (fd 9, for every subshell of the file).  Where read has no -t (dash,
 # a test file run on the host) it is sleep.  A signal may end a nap early: a

@@ -271,15 +271,30 @@ flat_table()
 # REGEX:ABS:PCT (tolerance = max(ABS, PCT % of the reference)) or
 # REGEX:same (the value must equal REF1 and REF2, as a string).  The first
 # spec that matches a field decides.  STATUS: ok, miss, noref (KEY FIELD
-# missing from a reference), capped (a reference says ">N": not compared).
+# missing from a reference), capped (a reference says ">N": not compared),
+# absent (KEY FIELD in both references, missing from OURS: a table with
+# rows left out, or its header alone, must not pass by having less to walk).
 mm_compare()
 {
 	awk -v specs="$4" '
 	FILENAME == ARGV[1] { o[$1 " " $2] = $3; ord[++n] = $1 " " $2; next }
-	FILENAME == ARGV[2] { a[$1 " " $2] = $3; next }
+	FILENAME == ARGV[2] { a[$1 " " $2] = $3; aord[++na] = $1 " " $2; next }
 	FILENAME == ARGV[3] { b[$1 " " $2] = $3; next }
 	END {
 		ns = split(specs, sp, " ")
+		for (i = 1; i <= na; i++) {
+			k = aord[i]
+			if ((k in o) || !(k in b))
+				continue
+			split(k, kf, " ")
+			for (j = 1; j <= ns; j++) {
+				split(sp[j], p, ":")
+				if (kf[2] ~ ("^" p[1] "$"))
+					break
+			}
+			if (j <= ns)
+				print kf[2], kf[1], "-", a[k], b[k], 0, "absent"
+		}
 		for (i = 1; i <= n; i++) {
 			k = ord[i]; split(k, kf, " ")
 			for (j = 1; j <= ns; j++) {
@@ -418,11 +433,15 @@ mm_phase()
 		END { for (i = 1; i <= n; i++) print best[ord[i]] }' \
 			"$T/best" "$T/cmp" > "$T/best.new"
 		mv "$T/best.new" "$T/best"
-		grep -qE ' (miss|noref)$' "$T/best" || break
+		grep -qE ' (miss|noref|absent)$' "$T/best" || break
 		[ "$_r" -ge "$_rounds" ] && break
 		_r=$((_r + 1))
 	done
 	diag "$_phase: compared in $_r round(s) of at most $_rounds"
+	if [ ! -s "$T/best" ]; then
+		fail "$_phase: values compared (none: no row of ours or of the reference has a field of '$_specs')"
+		return
+	fi
 	mm_report "$_phase" "$T/best" > "$T/report"
 	emit_report "$T/report"
 }

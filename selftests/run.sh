@@ -70,7 +70,7 @@ for t in "$@"; do
 	mi_restore
 	# per-file wall time: what make check's lanes spend their time on (docs/tests.md);
 	# and the processes it started (forks): under KASAN each costs the debug lane's
-	# guest ~80 ms of host CPU (docs/kernels.md, "Forks under KASAN")
+	# guest ~80 ms of host CPU (docs/kernels.md, "The debug kernel")
 	mi_uptime_cs
 	t_cs=$((MI_UP_CS - t_start))
 	diag "time $name $((t_cs / 100)).$((t_cs % 100 / 10)) s," \

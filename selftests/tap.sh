@@ -17,8 +17,8 @@
 # The counts live in a file (TAP_COUNTER: "RESULTS FAILURES"), so results written from
 # subshells and child scripts count too and the numbers grow across all of them: run.sh
 # numbers every selftest file's results in one sequence this way. A counter tap.sh made itself
-# (none was given) is removed by the tap_close of the shell that made it: until 5 Dec 2026
-# every host script left one in /tmp per run (lint, the kselftest and bundle checks, ...).
+# (none was given) is removed by the tap_close of the shell that made it, so that no host
+# script (lint, the kselftest and bundle checks, ...) leaves one in /tmp.
 
 _tap_line()
 {

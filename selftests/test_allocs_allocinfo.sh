@@ -92,9 +92,8 @@ fi
 # and the shell, running on before its child exec'd, copied pages of its own
 # on write (folio_prealloc); how many differed between the two allocinfo
 # readings with the scheduling (folio_prealloc +5 pages, allocs none live:
-# one debug-lane run in five, 4 Dec 2026).  Until 5 Dec 2026 the shell
-# copied them itself, a byte per read(): 3 s an allocinfo reading on the
-# debug lane.  Both FIFOs are opened read-write here, so neither open waits
+# one debug-lane run in five).  Not the shell's own read: it takes a byte
+# a read(), 3 s an allocinfo reading on the debug lane.  Both FIFOs are opened read-write here, so neither open waits
 # for fcopy; an answer is waited for 120 s at most.
 if ! mkfifo "$T/fc-cmd" "$T/fc-ack"; then
 	fail "mkfifo for progs/fcopy"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # A driver's init under `meminspect fault sweep --module NAME -- insmod NAME.ko`
-# (docs/fault-reader.md): aim-module at a module that is not loaded yet matches
+# (docs/fault-sweep.md): aim-module at a module that is not loaded yet matches
 # from when it loads; each allocation of its init fails in a run of its own; after
 # every run the module is gone or live (the kernel's /proc/modules and
 # /sys/module/NAME/initstate), never half-loaded. On a kernel with kmemleak (the
@@ -148,7 +148,11 @@ check_eq "fault: the injector is disarmed" "$(fget armed)" 0
 
 st=$(cat "$DRIVERS/status" 2> /dev/null)
 if [ "$st" != ready ]; then
-	skip "fault: sweep of brd's init" "${st:-no $DRIVERS/status: not a scripts/vm-run guest}"
+	# absent: the kernel has no brd module; anything else is the guest's set-up
+	case $st in
+	absent*) skip "fault: sweep of brd's init" "$st" ;;
+	*) fail "fault: sweep of brd's init: brd.ko in the guest (${st:-no $DRIVERS/status: not a scripts/vm-run guest})" ;;
+	esac
 	exit 0
 fi
 rmmod brd 2> /dev/null
@@ -179,8 +183,9 @@ fi
 check "fault: sweep of brd: at least one failure point in its init" [ "$runs" -ge 2 ]
 # Past brd's own code: an allocation made by the kernel for brd (add_disk's, say) is failed
 # because brd is within aim-depth of it. A caller without a "[module]" is such a point. On an
-# x86-64 frame-pointer kernel (the debug lane's) no frame past the direct caller was seen until
-# 5 Dec 2026 (module/fault_caller.c): 1 failure point, brd_alloc's.
+# x86-64 frame-pointer kernel (the debug lane's) a caller search for the probed address would
+# see no frame past the direct caller (module/fault_caller.c, docs/fault.md): 1 failure
+# point, brd_alloc's.
 if [ -n "$depth" ]; then
 	skip "fault: sweep of brd: a failure point in the kernel's code under brd's" "--depth 1 here (above)"
 else

@@ -24,9 +24,9 @@
 . "${ST_DIR:-$(dirname "$0")}/lib.sh"
 . "$ST_DIR/lib_fault.sh"
 
-# 8 s: until 5 Dec 2026 15, of make check's CPU the biggest single stretch of a stock lane
-# (16 s of its ~250), on seven lanes every run; each run still forks hundreds of times under
-# the injector (docs/kernels.md, "stress lengths").
+# 8 s: a longer storm was the biggest single stretch of a stock lane's CPU, on seven lanes
+# every run; each run still forks hundreds of times under the injector (docs/kernels.md,
+# "Stress lengths").
 STORM_SECS=${STORM_SECS:-8}
 PROG=$ST_DIR/progs/faultprog
 

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# `meminspect fault sweep --module dummy -- insmod dummy.ko` (docs/fault-reader.md): the init
+# `meminspect fault sweep --module dummy -- insmod dummy.ko` (docs/fault-sweep.md): the init
 # of a driver the suite did not write, Debian's dummy.ko (a network driver that needs no
 # hardware, cached by scripts/kernel-fetch beside brd.ko), swept as a user would:
 #  - with busybox's insmod, which loads the module again with init_module() after a failed
@@ -32,12 +32,14 @@ for c in fault fault.slab fault.aim_module; do
 	fi
 done
 if [ ! -f "$DUMMY" ]; then
-	if [ -f "$DRIVERS/status" ]; then
+	st=$(cat "$DRIVERS/status" 2> /dev/null)
+	case $st in
+	ready | absent*)
 		skip "fault: sweeps of dummy's init" \
-			"no dummy.ko in $DRIVERS ($(cat "$DRIVERS/status")): kernel-fetch keeps it where CONFIG_DUMMY=m"
-	else
-		skip "fault: sweeps of dummy's init" "no $DRIVERS: not a scripts/vm-run guest"
-	fi
+			"no dummy.ko in $DRIVERS ($st): kernel-fetch keeps it where CONFIG_DUMMY=m" ;;
+	# "missing": the cache lacks what the kernel has, the guest's set-up
+	*) fail "fault: sweeps of dummy's init: $DRIVERS in the guest (${st:-no status: not a scripts/vm-run guest})" ;;
+	esac
 	exit 0
 fi
 rmmod dummy 2> /dev/null

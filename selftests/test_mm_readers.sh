@@ -8,7 +8,7 @@
 . "${ST_DIR:-$(dirname "$0")}/lib.sh"
 . "$ST_DIR/lib_mm.sh"
 
-# 5 s of reading under churn (10 until 5 Dec 2026; docs/kernels.md, "stress lengths")
+# 5 s of reading under churn (docs/kernels.md, "Stress lengths")
 READERS=4 SECS=${MM_READERS_SECS:-5}
 CHURN_MIB=${CHURN_MIB:-64}
 

@@ -131,6 +131,8 @@ if start_target "$T/basic.out" basic "$T"; then
 	kill "$tpid"
 	wait "$tpid"
 	check "basic target exits 0 on SIGTERM" test $? -eq 0
+else
+	fail "memtarget basic gets ready (the checks of a quiescent target)"
 fi
 
 # -- swap: anonymous, shmem, tmpfs and fork-shared pages in zram swap -------
@@ -185,6 +187,8 @@ elif start_target "$T/swap.out" swap "$T"; then
 		test -z "$miss"
 	kill "$tpid"
 	wait "$tpid"
+else
+	fail "memtarget swap gets ready (the swap figures)"
 fi
 swap_off
 
@@ -258,6 +262,8 @@ if start_target "$T/vmas.out" vmas "$nv" 64; then
 	fi
 	kill "$tpid"
 	wait "$tpid"
+else
+	fail "memtarget vmas gets ready (the $nv-VMA target)"
 fi
 
 # -- concurrency --------------------------------------------------------------
@@ -317,6 +323,8 @@ if start_target "$T/churn.out" churn; then
 			[ -f "$T/r$r.badcopy" ] && diag "r$r: $(head -c 300 "$T/r$r.badcopy")"
 		done
 	fi
+else
+	fail "memtarget churn gets ready (4 readers of a churning target)"
 fi
 
 # a target that exits while it is being read: two readers read its vmas back
@@ -388,7 +396,10 @@ reads=
 runs="1 2 3"
 mi_kasan && runs="1 2"
 for n in $runs; do
-	start_target "$T/exit.$n.out" exit "$ne" 600000 || continue
+	if ! start_target "$T/exit.$n.out" exit "$ne" 600000; then
+		fail "memtarget exit gets ready (run $n of the readers racing its exit)"
+		continue
+	fi
 	rm -f "$T"/e?.started
 	rp=
 	for r in 1 2; do

@@ -26,8 +26,8 @@ if ! start_target "$T/out" name "$NAME"; then
 fi
 # the child names itself and exits: wait until it is a zombie. Its state from status, not
 # stat: stat's comm field holds the name raw, newline included, so its state is on a second
-# line (an awk over stat never saw "Z" alone, and this loop ran to its 10 s cap on every
-# lane until 5 Dec 2026); status escapes the name and has a line of its own for the state.
+# line (an awk over stat never sees "Z" alone, and this loop would run to its 10 s cap);
+# status escapes the name and has a line of its own for the state.
 i=0
 while [ "$(awk '$1 == "State:" { print $2 }' "/proc/$cpid/status" 2>/dev/null)" != Z ]; do
 	i=$((i + 1))

@@ -16,9 +16,8 @@
 #    shmem_swap_usage() a second time).
 . "${ST_DIR:-$(dirname "$0")}/lib.sh"
 
-# 6 s and 4 s (until 5 Dec 2026 12 and 8): a 6.1 lane's remap phase loops ~350 times in
-# 12 s, split ~2000 in 8; half of that on each of seven lanes every make check
-# (docs/kernels.md, "stress lengths").
+# 6 s and 4 s: a 6.1 lane's remap phase loops ~175 times in 6 s, split ~1000 in 4, on each
+# of seven lanes every make check (docs/kernels.md, "Stress lengths").
 SECS=${RACE_SECS:-6}
 SPLIT_SECS=${RACE_SPLIT_SECS:-4}
 VR=${MI_VMARACE:-$ST_DIR/progs/vmarace}

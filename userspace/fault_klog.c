@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fault sweep's kernel log and taint checks (docs/fault-reader.md): each
+ * fault sweep's kernel log and taint checks (docs/fault-sweep.md): each
  * run's /dev/kmsg records sorted into splats and the kernel's own reports
  * of the failure the run injected, and the taint bits the run set.
  */

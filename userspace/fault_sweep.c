@@ -163,7 +163,7 @@ static void sweep_leaks(struct sweep_checks *sc, struct run_result *res, size_t 
 
 /*
  * --module: after a run the module must be gone or live, never on its way
- * (docs/fault-reader.md). Live after a run that failed something, and not
+ * (docs/fault-sweep.md). Live after a run that failed something, and not
  * loaded before the sweep, it is unloaded so the next run loads it afresh.
  * False if the sweep cannot go on.
  */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * fault sweep's checks after each run (docs/fault-reader.md): is the
+ * fault sweep's checks after each run (docs/fault-sweep.md): is the
  * aimed module gone or live (never half-loaded), and what did kmemleak
  * find.  Plain files only: /proc/modules, /sys/module/NAME/initstate and
  * debugfs' kmemleak.
