@@ -87,8 +87,9 @@ mi_lane_append() {
 	echo "${fixed% }"
 }
 # What a lane runs in the VM: "full", the whole suite (and its 2 GiB pass and the export
-# check), or "read", selftests/test_read_all.sh and test_capabilities.sh only: the module
-# loads, every file under meminspect/ is read and answers, capabilities' rows hold. The arm64
+# check), or "read", selftests/test_read_all.sh, test_capabilities.sh and test_zzz_lockdown.sh
+# only: the module loads, every file under meminspect/ is read and answers, capabilities' rows
+# hold, and so does all of it under lockdown. The arm64
 # kernels but 6.12's are "read": the whole suite under TCG emulating another architecture
 # took 498-518 s on 6.12-arm64 (884 s on 7.3-arm64 with the load at 7-10, all passed), which
 # one arm64 lane is enough to pay for in make check. MI_LANE_MODE=full makes every lane full.
@@ -99,8 +100,9 @@ mi_lane_mode() {
 	*) echo full ;;
 	esac
 }
-# The test files of a "read" lane (none: the whole suite).
-mi_lane_tests() { case $(mi_lane_mode "$1") in read) echo "test_read_all.sh test_capabilities.sh" ;; esac; }
+# The test files of a "read" lane (none: the whole suite): the lockdown pass too, last, as in
+# the whole suite (docs/lockdown.md).
+mi_lane_tests() { case $(mi_lane_mode "$1") in read) echo "test_read_all.sh test_capabilities.sh test_zzz_lockdown.sh" ;; esac; }
 mi_lane_mem() { mi_kasan "$1" && echo 2G || echo 1G; }
 # vm-run's --timeout per lane: the debug kernel (KASAN, lockdep, kmemleak under TCG) ran the
 # suite in 282 s on a quiet machine but passed 900 s during test_unload.sh (the suite's
