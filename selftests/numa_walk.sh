@@ -53,6 +53,7 @@ for f in pages buddy fragmentation_types; do
 		want=${want#* } want=${want%% *}
 		what="populated zones of zoneinfo"
 	fi
+	# shellcheck disable=SC2086 # names: the figures' names, one word each
 	diag "$f: $(wc -c < "$T/$f.whole") bytes; whole: $(walk_figures "$T/$f.whole" $names); 64 bytes per read(): $(walk_figures "$T/$f.small" $names)"
 	# shellcheck disable=SC2086 # names: the figures' names, one word each
 	check_eq "$f read whole: each zone walked once ($what)" \

@@ -420,6 +420,7 @@ else
 	lat=$((MI_UP_CS - k0))
 	diag "census read whole in ${full}0 ms ($(walk_figures "$T/slow" sections longest_section_ns) sections, longest ns); reader alive at ${third}0 ms: $alive; gone ${lat}0 ms after SIGKILL"
 	# it was still reading when killed, died sooner than a third, printed no end
+	# shellcheck disable=SC2317 # called by check, below
 	killed_soon() { [ "$alive" = yes ] && [ "$lat" -lt "$third" ] && ! mi_has_prefix "$T/killed" "# walk: "; }
 	check "pages: a reader SIGKILLed a third into the census (alive: $alive) is gone in ${lat}0 ms, within a third of the census (${third}0 ms)" \
 		killed_soon
