@@ -105,10 +105,13 @@ static struct mi_cap mi_pages_caps[MI_NR_ROWS] = {
 
 static struct mi_cap_table mi_pages_table;
 
-/* One zone's census, as its walk found it (printed from here). */
+/*
+ * One zone's census, as its walk found it, with the zone's figures read
+ * when the walk ended: a node shown again prints what the first show did.
+ */
 struct mi_pages_zone {
 	unsigned long n[MI_NR_PCLASS];
-	unsigned long walked, holes, free, pcp;
+	unsigned long walked, holes, free, pcp, present, spanned;
 };
 
 /* The cost of a read's walks, added up over every zone (the "# walk:" note). */
@@ -276,6 +279,8 @@ static int mi_pages_walk(int nid, struct zone *zone, void *res, void *state)
 	for_each_online_cpu(cpu)
 		z->pcp += mi_zone_pcp_count(zone, cpu);
 	z->free = zone_page_state(zone, NR_FREE_PAGES);
+	z->present = zone->present_pages;
+	z->spanned = zone->spanned_pages;
 	return 0;
 }
 
@@ -289,8 +294,8 @@ static void mi_pages_rows(struct seq_file *m, int nid, struct zone *zone,
 		seq_printf(m, "%d %s %s %lu %lu\n", nid, zone->name,
 			   mi_pclass_names[i], z->n[i], z->n[i] << PAGE_SHIFT);
 	seq_printf(m, "# node %d zone %s: walked %lu present %lu spanned %lu holes %lu; free %lu + pcp %lu (NR_FREE_PAGES, per-CPU lists)\n",
-		   nid, zone->name, z->walked, zone->present_pages,
-		   zone->spanned_pages, z->holes, z->free, z->pcp);
+		   nid, zone->name, z->walked, z->present, z->spanned, z->holes,
+		   z->free, z->pcp);
 }
 
 /*
