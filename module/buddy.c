@@ -297,6 +297,7 @@ int mi_walk_zone(struct zone *zone, struct mi_zone_free *zf,
 	err = mi_offline_hold();
 	if (err)
 		return err;
+	st->zones++;
 	mi_hold_begin(&w);
 	for (order = 0; order < MI_NR_ORDERS; order++) {
 		err = mi_count_order(&w, order, zf);
@@ -306,6 +307,11 @@ int mi_walk_zone(struct zone *zone, struct mi_zone_free *zf,
 	mi_hold_end(&w);
 	mi_offline_release();
 	return err;
+}
+
+int mi_walk_zone_res(int nid, struct zone *zone, void *res, void *state)
+{
+	return mi_walk_zone(zone, res, state);
 }
 
 void mi_walk_notes(struct seq_file *m, int nid, const struct zone *zone,
@@ -334,8 +340,8 @@ void mi_walk_notes(struct seq_file *m, int nid, const struct zone *zone,
 void mi_walk_stats_note(struct seq_file *m, const struct mi_walk_stats *st)
 {
 	seq_printf(m,
-		   "# walk: budget %u lists %llu entries %llu holds %llu longest_hold_ns %llu longest_hold_entries %llu total_hold_ns %llu retries %llu unstable %llu hold %s\n",
-		   mi_walk_budget, st->lists, st->entries, st->holds,
+		   "# walk: budget %u zones %llu lists %llu entries %llu holds %llu longest_hold_ns %llu longest_hold_entries %llu total_hold_ns %llu retries %llu unstable %llu hold %s\n",
+		   mi_walk_budget, st->zones, st->lists, st->entries, st->holds,
 		   st->longest_ns, st->longest_entries, st->total_ns, st->retries,
 		   st->unstable, MI_HOLD_KIND);
 }
@@ -393,29 +399,36 @@ static void mi_buddy_header(struct seq_file *m)
 	seq_puts(m, " free_pages\n");
 }
 
-static int mi_buddy_zone(struct seq_file *m, int nid, struct zone *zone,
-			 void *state)
+/* One zone of the buddy file: its free lists and its pageblocks. */
+struct mi_buddy_res {
+	struct mi_zone_free zf;
+	unsigned long pageblocks[MI_NR_MT];
+};
+
+static int mi_buddy_walk(int nid, struct zone *zone, void *res, void *state)
 {
-	struct mi_walk_state *ws = state;
-	struct mi_zone_free *zf = &ws->zf;
-	unsigned long pageblocks[MI_NR_MT] = {};
-	unsigned int mt, order;
+	struct mi_buddy_res *r = res;
 	int err;
 
-	err = mi_walk_zone(zone, zf, &ws->st);
-	if (err)
+	err = mi_walk_zone(zone, &r->zf, state);
+	if (err || !mi_have_pfnblock_mt)
 		return err;
-	if (mi_have_pfnblock_mt) {
-		err = mi_count_pageblocks(zone, pageblocks);
-		if (err)
-			return err;
-	}
+	return mi_count_pageblocks(zone, r->pageblocks);
+}
+
+static void mi_buddy_zone(struct seq_file *m, int nid, struct zone *zone,
+			  const void *res, void *state)
+{
+	const struct mi_buddy_res *r = res;
+	const struct mi_zone_free *zf = &r->zf;
+	unsigned int mt, order;
+
 	for (mt = 0; mt < MI_NR_MT; mt++) {
 		unsigned long pages = 0;
 
 		seq_printf(m, "%d %s %s", nid, zone->name, mi_mt_name(mt));
 		if (mi_have_pfnblock_mt)
-			seq_printf(m, " %lu", pageblocks[mt]);
+			seq_printf(m, " %lu", r->pageblocks[mt]);
 		else
 			seq_puts(m, " -");
 		for (order = 0; order < MI_NR_ORDERS; order++) {
@@ -427,22 +440,20 @@ static int mi_buddy_zone(struct seq_file *m, int nid, struct zone *zone,
 		seq_printf(m, " %lu\n", pages);
 	}
 	mi_walk_notes(m, nid, zone, zf);
-	return 0;
 }
 
 void mi_walk_state_footer(struct seq_file *m, void *state)
 {
-	struct mi_walk_state *ws = state;
-
-	mi_walk_stats_note(m, &ws->st);
+	mi_walk_stats_note(m, state);
 }
 
 static const struct mi_zone_table mi_buddy_zone_table = {
 	.header = mi_buddy_header,
-	.zone = mi_buddy_zone,
+	.walk = mi_buddy_walk,
+	.print = mi_buddy_zone,
 	.footer = mi_walk_state_footer,
-	.state_size = sizeof(struct mi_walk_state),
-	.tally_size = MI_WALK_STATE_TALLY,
+	.state_size = sizeof(struct mi_walk_stats),
+	.res_size = sizeof(struct mi_buddy_res),
 };
 
 MI_ZONE_TABLE_FOPS(mi_buddy, &mi_buddy_zone_table);

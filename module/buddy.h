@@ -7,12 +7,10 @@
 #ifndef MI_BUDDY_H
 #define MI_BUDDY_H
 
-#include <linux/build_bug.h>
 #include <linux/fs.h>
 #include <linux/kernel.h>
 #include <linux/mmzone.h>
 #include <linux/seq_file.h>
-#include <linux/stddef.h>
 #include <linux/types.h>
 
 #include "params.h"
@@ -24,8 +22,9 @@
 /* Attempts per order before its counts are reported as unstable. */
 #define MI_WALK_TRIES	4
 
+/* The cost of a read's walks, added up over every zone (the "# walk:" note). */
 struct mi_walk_stats {
-	u64 lists, entries, holds, retries, unstable;
+	u64 zones, lists, entries, holds, retries, unstable;
 	u64 longest_ns, longest_entries, total_ns;
 };
 
@@ -38,20 +37,12 @@ struct mi_zone_free {
 };
 
 /*
- * The per-open state of a table that walks the free lists (buddy,
- * fragmentation_types): the walk's cost added up over every zone for the
- * "# walk:" note, first (the tally zone_walk.h puts back when a node is
- * shown again), then one zone's lists.
+ * The zone walk of a table that walks the free lists (fragmentation_types;
+ * zone_walk.h's walk): @res a struct mi_zone_free, @state the read's
+ * struct mi_walk_stats.
  */
-struct mi_walk_state {
-	struct mi_walk_stats st;
-	struct mi_zone_free zf;
-};
-
-#define MI_WALK_STATE_TALLY	sizeof(struct mi_walk_stats)
-static_assert(offsetof(struct mi_walk_state, st) == 0);
-
-/* The "# walk:" note after the last node. */
+int mi_walk_zone_res(int nid, struct zone *zone, void *res, void *state);
+/* The "# walk:" note after the last node, from @state (mi_walk_stats). */
 void mi_walk_state_footer(struct seq_file *m, void *state);
 
 const char *mi_mt_name(unsigned int mt);

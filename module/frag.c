@@ -51,8 +51,8 @@ static void mi_read_nr_free(const struct zone *zone, unsigned long *blocks)
 	}
 }
 
-static int mi_frag_zone(struct seq_file *m, int nid, struct zone *zone,
-			void *state)
+static void mi_frag_zone(struct seq_file *m, int nid, struct zone *zone,
+			 const void *res, void *state)
 {
 	unsigned long blocks[MI_NR_ORDERS];
 	unsigned int order, k;
@@ -80,7 +80,6 @@ static int mi_frag_zone(struct seq_file *m, int nid, struct zone *zone,
 		seq_put_decimal_ll(m, " ", mi_extfrag_index(order, &info));
 		seq_putc(m, '\n');
 	}
-	return 0;
 }
 
 static void mi_frag_header(struct seq_file *m)
@@ -90,7 +89,7 @@ static void mi_frag_header(struct seq_file *m)
 
 static const struct mi_zone_table mi_frag_zone_table = {
 	.header = mi_frag_header,
-	.zone = mi_frag_zone,
+	.print = mi_frag_zone,
 };
 
 MI_ZONE_TABLE_FOPS(mi_fragmentation, &mi_frag_zone_table);
@@ -113,17 +112,11 @@ static void mi_frag_types_header(struct seq_file *m)
 }
 
 /* avail_blocks of one order on one migratetype's lists, and in all */
-static int mi_frag_types_zone(struct seq_file *m, int nid, struct zone *zone,
-			      void *state)
+static void mi_frag_types_zone(struct seq_file *m, int nid, struct zone *zone,
+			       const void *res, void *state)
 {
-	struct mi_walk_state *ws = state;
-	const struct mi_zone_free *zf = &ws->zf;
+	const struct mi_zone_free *zf = res;
 	unsigned int order, k, mt;
-	int err;
-
-	err = mi_walk_zone(zone, &ws->zf, &ws->st);
-	if (err)
-		return err;
 
 	for (order = 0; order < MI_NR_ORDERS; order++) {
 		unsigned long avail[MI_NR_MT], total = 0;
@@ -140,15 +133,15 @@ static int mi_frag_types_zone(struct seq_file *m, int nid, struct zone *zone,
 		seq_putc(m, '\n');
 	}
 	mi_walk_notes(m, nid, zone, zf);
-	return 0;
 }
 
 static const struct mi_zone_table mi_frag_types_zone_table = {
 	.header = mi_frag_types_header,
-	.zone = mi_frag_types_zone,
+	.walk = mi_walk_zone_res,
+	.print = mi_frag_types_zone,
 	.footer = mi_walk_state_footer,
-	.state_size = sizeof(struct mi_walk_state),
-	.tally_size = MI_WALK_STATE_TALLY,
+	.state_size = sizeof(struct mi_walk_stats),
+	.res_size = sizeof(struct mi_zone_free),
 };
 
 MI_ZONE_TABLE_FOPS(mi_fragmentation_types, &mi_frag_types_zone_table);

@@ -9,18 +9,24 @@
  * changes state while the walk passes it is counted in the state it was
  * seen in.  A free buddy block is counted once from its head, 1 << order
  * pages, and its tail pfns are skipped.  Memory offline is held off for the
- * walk of a zone (offline_guard.c), so no struct page read here is being
- * removed.  The walk yields every MI_PAGES_STEP pfns with cond_resched().
+ * walk of one section at a time (offline_guard.c), so no struct page read
+ * here is being removed; between sections a fatal signal ends the read.
+ * The walk yields every MI_PAGES_STEP pfns with cond_resched().  A node is
+ * walked once per read, whatever the reader's buffer (zone_walk.h).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/delay.h>
 #include <linux/hugetlb.h>
 #include <linux/memory_hotplug.h>
 #include <linux/mm.h>
 #include <linux/mmzone.h>
 #include <linux/module.h>
 #include <linux/page-flags.h>
+#include <linux/moduleparam.h>
 #include <linux/sched.h>
+#include <linux/sched/clock.h>
+#include <linux/sched/signal.h>
 #include <linux/seq_file.h>
 
 #include "buddy.h"
@@ -28,6 +34,7 @@
 #include "compat.h"
 #include "offline_guard.h"
 #include "pages.h"
+#include "params.h"
 #include "zone_walk.h"
 
 /* pfns looked at between two cond_resched() calls */
@@ -98,9 +105,19 @@ static struct mi_cap mi_pages_caps[MI_NR_ROWS] = {
 
 static struct mi_cap_table mi_pages_table;
 
-struct mi_pages_state {
+/*
+ * One zone's census, as its walk found it, with the zone's figures read
+ * when the walk ended: a node shown again prints what the first show did.
+ */
+struct mi_pages_zone {
 	unsigned long n[MI_NR_PCLASS];
-	unsigned long walked, holes;
+	unsigned long walked, holes, free, pcp, present, spanned;
+};
+
+/* The cost of a read's walks, added up over every zone (the "# walk:" note). */
+struct mi_pages_state {
+	u64 nodes, zones, sections, pfns, longest_ns;
+	int last_nid;	/* the node of the last zone walked, + 1 */
 };
 
 /*
@@ -156,61 +173,143 @@ static unsigned int mi_buddy_order(struct page *page, unsigned long pfn,
 	return order;
 }
 
-static void mi_pages_walk(struct zone *zone, struct mi_pages_state *s)
+/*
+ * test_census_step_ms: for test_pages.sh only.  The walk sleeps this long,
+ * uninterruptibly, every MI_PAGES_STEP pfns, as a machine with that many
+ * more pfns would take to walk them (asleep rather than busy: the time is
+ * what the test needs, and the test guests share their host's CPUs), so
+ * that a test can kill a reader in the middle of a long walk and time how
+ * soon it ends: only the check between sections can end it.  0 (the
+ * default): no sleep.  Set at load time only (0444);
+ * 0..MI_CENSUS_STEP_MAX_MS, else -EINVAL or -ERANGE.
+ */
+static unsigned int mi_census_step_ms;
+
+static int mi_census_step_set(const char *val, const struct kernel_param *kp)
 {
-	unsigned long pfn = zone->zone_start_pfn;
-	unsigned long end = zone_end_pfn(zone);
-	unsigned int step = 0;
+	return mi_census_step_parse(val, kp->arg);
+}
+
+static const struct kernel_param_ops mi_census_step_ops = {
+	.set = mi_census_step_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(test_census_step_ms, &mi_census_step_ops, &mi_census_step_ms,
+		0444);
+MODULE_PARM_DESC(test_census_step_ms,
+		 "tests only: the pages census sleeps this long every 4096 pfns (0-100 ms, default 0)");
+
+/* The pfns [@pfn, @end) of @zone, all in one section. */
+static void mi_pages_walk_range(struct zone *zone, unsigned long pfn,
+				unsigned long end, struct mi_pages_zone *z)
+{
+	unsigned long next_step = pfn + MI_PAGES_STEP;
 
 	while (pfn < end) {
 		struct page *page = pfn_to_online_page(pfn);
 		unsigned long nr = 1;
 
-		if (++step == MI_PAGES_STEP) {
-			step = 0;
+		/* by pfns, not pages looked at: a free block skips its tail */
+		if (pfn >= next_step) {
+			next_step = pfn + MI_PAGES_STEP;
+			if (mi_census_step_ms)
+				msleep(mi_census_step_ms);
 			cond_resched();
 		}
 		if (!page || page_zone(page) != zone) {
-			s->holes++;
+			z->holes++;
 			pfn++;
 			continue;
 		}
+		/*
+		 * A free block is aligned to its size and a section holds
+		 * the largest: the block's end is within @end.
+		 */
 		if (PageBuddy(page)) {
 			nr = 1UL << mi_buddy_order(page, pfn, end);
-			s->n[MI_PC_BUDDY] += nr;
+			z->n[MI_PC_BUDDY] += nr;
 		} else {
-			s->n[mi_page_class(page)]++;
+			z->n[mi_page_class(page)]++;
 		}
-		s->walked += nr;
+		z->walked += nr;
 		pfn += nr;
 	}
 }
 
-static int mi_pages_row(struct seq_file *m, int nid, struct zone *zone,
-			void *state)
+/*
+ * The census of one zone, one memory section at a time: memory offline is
+ * held off for one section's pfns (offline_guard.c), then let through, and
+ * a reader with a fatal signal stops there with -EINTR.  A zone of a TiB
+ * is 2^28 pfns: held whole, an offline would wait seconds for it, and so
+ * would the reader's death.
+ */
+static int mi_pages_walk(int nid, struct zone *zone, void *res, void *state)
 {
+	unsigned long pfn = zone->zone_start_pfn;
+	unsigned long end = zone_end_pfn(zone);
 	struct mi_pages_state *s = state;
-	unsigned long pcp = 0;
-	unsigned int i;
+	struct mi_pages_zone *z = res;
 	int cpu, err;
 
-	memset(s, 0, sizeof(*s));
-	err = mi_offline_hold();
-	if (err)
-		return err;
-	mi_pages_walk(zone, s);
-	mi_offline_release();
+	while (pfn < end) {
+		unsigned long stop = min(end, ALIGN(pfn + 1, PAGES_PER_SECTION));
+		u64 ns;
+
+		err = mi_offline_hold();
+		if (err)
+			return err;
+		ns = local_clock();
+		mi_pages_walk_range(zone, pfn, stop, z);
+		ns = local_clock() - ns;
+		mi_offline_release();
+		s->sections++;
+		s->pfns += stop - pfn;
+		s->longest_ns = max(s->longest_ns, ns);
+		pfn = stop;
+		cond_resched();
+		if (fatal_signal_pending(current))
+			return -EINTR;
+	}
+	s->zones++;
+	if (s->last_nid != nid + 1) {
+		s->nodes++;
+		s->last_nid = nid + 1;
+	}
+	for_each_online_cpu(cpu)
+		z->pcp += mi_zone_pcp_count(zone, cpu);
+	z->free = zone_page_state(zone, NR_FREE_PAGES);
+	z->present = zone->present_pages;
+	z->spanned = zone->spanned_pages;
+	return 0;
+}
+
+static void mi_pages_rows(struct seq_file *m, int nid, struct zone *zone,
+			  const void *res, void *state)
+{
+	const struct mi_pages_zone *z = res;
+	unsigned int i;
 
 	for (i = 0; i < MI_NR_PCLASS; i++)
 		seq_printf(m, "%d %s %s %lu %lu\n", nid, zone->name,
-			   mi_pclass_names[i], s->n[i], s->n[i] << PAGE_SHIFT);
-	for_each_online_cpu(cpu)
-		pcp += mi_zone_pcp_count(zone, cpu);
+			   mi_pclass_names[i], z->n[i], z->n[i] << PAGE_SHIFT);
 	seq_printf(m, "# node %d zone %s: walked %lu present %lu spanned %lu holes %lu; free %lu + pcp %lu (NR_FREE_PAGES, per-CPU lists)\n",
-		   nid, zone->name, s->walked, zone->present_pages,
-		   zone->spanned_pages, s->holes,
-		   zone_page_state(zone, NR_FREE_PAGES), pcp);
-	return 0;
+		   nid, zone->name, z->walked, z->present, z->spanned, z->holes,
+		   z->free, z->pcp);
+}
+
+/*
+ * What the read walked: nodes, zones, the sections each held memory
+ * offline off for (of section_pfns pfns), the pfns looked at and the
+ * longest of those holds.
+ */
+static void mi_pages_footer(struct seq_file *m, void *state)
+{
+	const struct mi_pages_state *s = state;
+
+	seq_printf(m, "# walk: nodes %llu zones %llu sections %llu section_pfns %lu pfns %llu longest_section_ns %llu\n",
+		   s->nodes, s->zones, s->sections, PAGES_PER_SECTION, s->pfns,
+		   s->longest_ns);
 }
 
 static void mi_pages_header(struct seq_file *m)
@@ -221,8 +320,11 @@ static void mi_pages_header(struct seq_file *m)
 
 static const struct mi_zone_table mi_pages_zone_table = {
 	.header = mi_pages_header,
-	.zone = mi_pages_row,
+	.walk = mi_pages_walk,
+	.print = mi_pages_rows,
+	.footer = mi_pages_footer,
 	.state_size = sizeof(struct mi_pages_state),
+	.res_size = sizeof(struct mi_pages_zone),
 };
 
 MI_ZONE_TABLE_FOPS(mi_pages, &mi_pages_zone_table);

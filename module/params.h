@@ -28,4 +28,14 @@ int mi_walk_budget_parse(const char *val, unsigned int *out);
 
 int mi_walk_pause_parse(const char *val, unsigned int *out);
 
+/*
+ * Tests only (parameter test_census_step_ms): how long the pages census
+ * sleeps every 4096 pfns (pages.c), so that a selftest has a walk long
+ * enough to kill a reader in.  0 (the default) does not sleep; at most
+ * 100 ms, which keeps a 1 GiB guest's census under 7 s.
+ */
+#define MI_CENSUS_STEP_MAX_MS	100U
+
+int mi_census_step_parse(const char *val, unsigned int *out);
+
 #endif /* MI_PARAMS_H */

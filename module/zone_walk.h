@@ -1,12 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * One walker for every per-zone table (zones, buddy, fragmentation,
- * fragmentation_types), as mm/vmstat.c serves buddyinfo, pagetypeinfo and
- * zoneinfo with frag_start()/frag_next() and walk_zones_in_node(): a
- * seq_file whose records are the online nodes, each shown by calling the
- * table's zone callback for every populated zone of the node.  A show that
- * overflows seq_file's buffer is retried for that node only, not for the
- * whole machine.  The tables differ only in their callbacks.
+ * fragmentation_types, pages), as mm/vmstat.c serves buddyinfo,
+ * pagetypeinfo and zoneinfo with frag_start()/frag_next() and
+ * walk_zones_in_node(): a seq_file whose records are the online nodes, each
+ * shown by calling the table's callbacks for every populated zone of the
+ * node.  The tables differ only in their callbacks.
+ *
+ * A table that walks (free lists, struct pages) computes a node's zones
+ * into per-zone results first and prints from them.  seq_file shows a
+ * record again when its text did not fit the buffer (a bigger buffer, or
+ * the next read()); the results are kept for that, so one read walks each
+ * node once and the figures of the second show are those of the first.
  */
 #ifndef MI_ZONE_WALK_H
 #define MI_ZONE_WALK_H
@@ -19,17 +24,24 @@
 struct mi_zone_table {
 	/* the header line, before the first node's rows */
 	void (*header)(struct seq_file *m);
-	/* one populated zone's rows; 0, or -errno to end the read with it */
-	int (*zone)(struct seq_file *m, int nid, struct zone *zone, void *state);
+	/*
+	 * Walk one populated zone into @res (@res_size bytes, zeroed before),
+	 * adding the walk's cost to @state; 0, or -errno to end the read with
+	 * it.  NULL for a table that reads counters only: its print reads
+	 * them itself, again when a node is shown again.
+	 */
+	int (*walk)(int nid, struct zone *zone, void *res, void *state);
+	/* one zone's rows, from @res (NULL without walk) */
+	void (*print)(struct seq_file *m, int nid, struct zone *zone,
+		      const void *res, void *state);
 	/* after the last node (notes over the whole read); NULL: none */
 	void (*footer)(struct seq_file *m, void *state);
 	/*
-	 * Per-open state handed to the callbacks, zeroed at open and when a
-	 * read starts again from the top.  Its first @tally_size bytes are
-	 * what the callbacks add up across nodes (for the footer): they are
-	 * put back as they were when seq_file shows a node again.
+	 * @state_size: per-open state handed to the callbacks (the totals
+	 * of the footer), zeroed when a read starts from the top;
+	 * @res_size: one zone's walk results.
 	 */
-	size_t state_size, tally_size;
+	size_t state_size, res_size;
 };
 
 int mi_zone_table_open(struct file *file, const struct mi_zone_table *t);

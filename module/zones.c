@@ -34,8 +34,8 @@ static struct mi_cap mi_zones_caps[MI_NR_ROWS] = {
 
 static struct mi_cap_table mi_zones_table;
 
-static int mi_zone_row(struct seq_file *m, int nid, struct zone *zone,
-		       void *state)
+static void mi_zone_row(struct seq_file *m, int nid, struct zone *zone,
+			const void *res, void *state)
 {
 	unsigned long boost, pcp = 0;
 	unsigned int i;
@@ -61,7 +61,6 @@ static int mi_zone_row(struct seq_file *m, int nid, struct zone *zone,
 		seq_printf(m, " %lu", /* racy by design, as /proc/buddyinfo */
 			   data_race(READ_ONCE(zone->free_area[i].nr_free)));
 	seq_putc(m, '\n');
-	return 0;
 }
 
 static void mi_zones_header(struct seq_file *m)
@@ -76,7 +75,7 @@ static void mi_zones_header(struct seq_file *m)
 
 static const struct mi_zone_table mi_zones_zone_table = {
 	.header = mi_zones_header,
-	.zone = mi_zone_row,
+	.print = mi_zone_row,
 };
 
 MI_ZONE_TABLE_FOPS(mi_zones, &mi_zones_zone_table);

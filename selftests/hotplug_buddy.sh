@@ -20,7 +20,9 @@
 # Every read must succeed and be complete, a splat fails the run (vm-run
 # exit 125), and after it buddy and fragmentation must agree with
 # /proc/pagetypeinfo, /proc/buddyinfo and debugfs extfrag/ again, as in
-# test_buddy.sh and test_fragmentation.sh.  Tolerances: docs/tests.md.
+# test_buddy.sh and test_fragmentation.sh, and the pages census must walk
+# what /proc/zoneinfo has.  Readers of pages run throughout (their walk
+# holds offline off one section at a time).  Tolerances: docs/tests.md.
 . "${ST_DIR:-$(dirname "$0")}/lib.sh"
 . "$ST_DIR/lib_mm.sh"
 
@@ -174,7 +176,7 @@ read_one()
 	fi
 }
 
-readers_start "$READERS" read_one "buddy fragmentation_types fragmentation reader"
+readers_start "$READERS" read_one "buddy fragmentation_types fragmentation pages reader"
 sleep 2
 
 # ---- 1: offline and online every block, in the guest ----
@@ -249,7 +251,7 @@ check "device_del: QEMU removed the DIMM and its memory blocks are gone $removed
 check "device_add: QEMU plugged the DIMM and its blocks came back online $added of $REMOVES times" \
 	[ "$added" -eq "$REMOVES" ]
 
-readers_stop "$READERS" "buddy/fragmentation_types/fragmentation/frag --types across the hot-remove"
+readers_stop "$READERS" "buddy/fragmentation_types/fragmentation/pages/frag --types across the hot-remove"
 kill "$churn_pid" 2>/dev/null
 wait "$churn_pid" 2>/dev/null
 churn_pid=
@@ -259,6 +261,24 @@ check "meminspect reloaded with the default walk_budget" mi_loaded
 # ---- after: the figures are the kernel's again ----
 mm_phase "buddy after the hot-remove vs pagetypeinfo/buddyinfo" 3 buddy_snap "$REST"
 mm_phase "fragmentation after the hot-remove vs debugfs extfrag" 3 extfrag_snap "$REST_IDX"
+
+# pages after it: the census walks what zoneinfo has now, the DIMM's
+# zone and sections included, once; per zone the classes add up to the
+# pfns walked and the note has zoneinfo's present and spanned
+cat "$MI_DIR/pages" > "$T/pages" 2>&1
+sp=$(walk_figures "$T/pages" section_pfns)
+check_eq "pages after the hot-remove: the walk (nodes zones sections pfns) = zoneinfo's, sections of $sp pfns" \
+	"$(walk_figures "$T/pages" nodes zones sections pfns)" "$(zoneinfo_walk "$sp")"
+ours=$(awk '/^# node / { print $3 "/" substr($5, 1, length($5) - 1), $9, $11 }' "$T/pages" | sort)
+theirs=$(flat_zoneinfo /proc/zoneinfo | awk '$2 == "present" { p[$1] = $3 } $2 == "spanned" { s[$1] = $3 }
+	END { for (z in p) print z, p[z], s[z] }' | sort)
+check_eq "pages after the hot-remove: every populated zone's note has zoneinfo's present and spanned" \
+	"$ours" "$theirs"
+bad=$(awk '/^# node / { z = $3 "/" substr($5, 1, length($5) - 1); w[z] = $7; next }
+	/^#/ || NR == 1 { next }
+	{ s[$1 "/" $2] += $4 }
+	END { for (z in s) if (s[z] != w[z]) print z ": classes sum to " s[z] ", walked " w[z] }' "$T/pages")
+check "pages after the hot-remove: per zone the classes sum to the pfns walked${bad:+ ($bad)}" [ -z "$bad" ]
 
 # ---- 3: the guard, timed (test_walk_pause_ms) ----
 # With test_walk_pause_ms=P every walk sleeps P ms once it holds the offline

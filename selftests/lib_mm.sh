@@ -407,6 +407,50 @@ walk_get()
 	return 1
 }
 
+# zoneinfo_walk SECTION_PFNS: what a walk of every populated zone visits, by
+# /proc/zoneinfo (zones with present > 0): "NODES ZONES SECTIONS PFNS", the
+# nodes that have such a zone, the zones, the memory sections of
+# SECTION_PFNS pfns their spans touch and their spanned pfns
+zoneinfo_walk()
+{
+	awk -v sp="$1" '
+		/^Node / { node = $2; sub(/,/, "", node); present = 0; spanned = 0; next }
+		$1 == "spanned" { spanned = $2 }
+		$1 == "present" { present = $2 }
+		$1 == "start_pfn:" && present > 0 {
+			z++; nodes[node] = 1; pfns += spanned
+			if (sp > 0)
+				s += int(($2 + spanned - 1) / sp) - int($2 / sp) + 1
+		}
+		END { for (n in nodes) nn++; print nn + 0, z + 0, s + 0, pfns + 0 }' /proc/zoneinfo
+}
+
+# walk_figures FILE NAME...: those figures of FILE's "# walk:" note, one line,
+# "-" for one it lacks; "no walk note" where FILE has none
+walk_figures()
+{
+	_wf_f=$1
+	shift
+	if ! walk_note "$_wf_f"; then
+		echo "no walk note"
+		return
+	fi
+	_wf=
+	for _wf_k; do
+		walk_get "$_wf_k" || WV=-
+		_wf="$_wf${_wf:+ }$WV"
+	done
+	echo "$_wf"
+}
+
+# read_small FILE OUT: FILE read 64 bytes per read() (busybox dd): seq_file
+# then shows each record in a read() of its own, the rest of its text
+# served from its buffer by the next ones
+read_small()
+{
+	dd if="$1" of="$2" bs=64 2> "$2.err"
+}
+
 # mm_phase PHASE ROUNDS SNAP SPECS: run SNAP (a function that leaves the
 # flat files $T/ours, $T/r1 and $T/r2: ours, the reference before, the
 # reference after) and compare, up to ROUNDS times while a value misses; a

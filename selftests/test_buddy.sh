@@ -3,7 +3,8 @@
 # buddy against /proc/pagetypeinfo (every list below its 100000 cap, and
 # pageblocks per migratetype) and /proc/buddyinfo (per-order sums over the
 # migratetypes), at rest and while churn runs; plus the file's own
-# consistency and its walk note.  Tolerances: docs/tests.md.
+# consistency and its walk note: each zone walked once per read, whatever
+# the reader's buffer.  Tolerances: docs/tests.md.
 . "${ST_DIR:-$(dirname "$0")}/lib.sh"
 . "$ST_DIR/lib_mm.sh"
 
@@ -80,13 +81,24 @@ check_walk()
 	walk_get longest_hold_entries; _longest=$WV
 	walk_get retries; _retries=$WV
 	walk_get unstable; _unstable=$WV
+	walk_get zones; _zones=$WV
+	walk_get lists; _lists=$WV
+	# the second of zoneinfo_walk's figures: the populated zones
+	_zw=$(zoneinfo_walk 0)
+	_zw=${_zw#* } _zw=${_zw%% *}
+	# one list per record and order: order_N are the fields from the 5th to the last but one
+	_rl=$(awk 'NR == 1 { k = NF - 5 } NR > 1 && !/^#/ { r++ } END { print r * k }' "$_f")
 	_sum=$(awk 'NR > 1 && !/^#/ { for (i = 5; i < NF; i++) s += $i } END { printf "%d\n", s }' "$_f")
 	diag "$_what: $WALK_NOTE"
+	check "$_what: zones walked ($_zones) = populated zones in /proc/zoneinfo ($_zw): each once" \
+		[ "$_zones" = "$_zw" ]
 	check "$_what: longest hold walked $_longest entries, within the budget $_budget" \
 		[ "$_longest" -le "$_budget" ]
 	if [ "$_retries" -eq 0 ]; then
 		check "$_what: entries walked ($_entries) = blocks reported ($_sum): no retry, each block counted once" \
 			[ "$_entries" -eq "$_sum" ]
+		check "$_what: lists walked ($_lists) = one per zone, migratetype and order ($_rl): no retry, each list walked once" \
+			[ "$_lists" -eq "$_rl" ]
 	else
 		check "$_what: entries walked ($_entries) >= blocks reported ($_sum) with $_retries retries" \
 			[ "$_entries" -ge "$_sum" ]
@@ -115,6 +127,26 @@ check_walk()
 	fi
 }
 check_walk "$T/buddy" "buddy walk at rest" no
+
+# one walk of each zone per read, whatever the reader's buffer: seq_file
+# shows a node again when its records overflow its buffer, from the kept
+# walk (module/zone_walk.h); 64 bytes per read() as whole, the same rows
+read_small "$MI_DIR/buddy" "$T/buddy64"
+check_walk "$T/buddy64" "buddy read 64 bytes per read()" no
+rows() { awk 'NR > 1 && !/^#/ { print $1, $2, $3 }' "$1"; }
+check "buddy read 64 bytes per read(): the same rows (node, zone, migratetype) as read whole" \
+	[ "$(rows "$T/buddy")" = "$(rows "$T/buddy64")" ]
+zw=$(zoneinfo_walk 0)
+zw=${zw#* } zw=${zw%% *}
+for how in whole small; do
+	if [ $how = whole ]; then
+		cat "$MI_DIR/fragmentation_types" > "$T/ft" 2>&1
+	else
+		read_small "$MI_DIR/fragmentation_types" "$T/ft"
+	fi
+	check_eq "fragmentation_types read $how: zones walked = populated zones in /proc/zoneinfo ($zw)" \
+		"$(walk_figures "$T/ft" zones)" "$zw"
+done
 
 [ "$pb_cap" = yes ] || {
 	REST=$(echo "$REST" | sed 's/pageblocks:2:1//')

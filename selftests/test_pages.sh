@@ -7,8 +7,12 @@
 # them and the census back to back), widened only by the per-CPU vmstat
 # drift and the swap cache; summary's unaccounted explained by the census's
 # unclassified pages; the classes that the kernel's page-types also names
-# against it.  Bounds: docs/tests.md (pages).
+# against it.  One walk of each zone per read, section by section, whatever
+# the reader's buffer (the "# walk:" note against /proc/zoneinfo), and a
+# reader killed in the middle of a long census gone at the next section.
+# Bounds: docs/tests.md (pages).
 . "${ST_DIR:-$(dirname "$0")}/lib.sh"
+. "$ST_DIR/lib_mm.sh"
 
 MT=${MI_MEMTARGET:-$ST_DIR/progs/memtarget}
 HP=/proc/sys/vm/nr_hugepages
@@ -361,6 +365,69 @@ else
 		diag "page-types' anonymous rows:"
 		awk '$1 ~ /^0x/ && $NF ~ /anonymous/ { print "#   " $2, $NF }' "$T/pt" | sort -k2 -n -r | head -n 8
 	fi
+fi
+
+# ---- one walk per zone and read, whatever the reader's buffer -----------
+# seq_file shows a node's records again when they overflow its buffer (one
+# page at first: behind other nodes' records, or a node's alone when it is
+# bigger); the walk is kept for that (module/zone_walk.h), so the walk note
+# counts once what zoneinfo says a walk of every populated zone visits,
+# read whole (readseq's 2 MiB read()s, above) and 64 bytes per read(), and
+# both reads have the same records
+sp=$(walk_figures "$T/p" section_pfns)
+want=$(zoneinfo_walk "$sp")
+check_eq "pages: read whole, each populated zone walked once, one offline hold per section it spans (walk note nodes zones sections pfns = zoneinfo's; sections of $sp pfns)" \
+	"$(walk_figures "$T/p" nodes zones sections pfns)" "$want"
+read_small "$MI_DIR/pages" "$T/p64"
+check_eq "pages: read 64 bytes per read(), the same walk (nodes zones sections pfns = zoneinfo's)" \
+	"$(walk_figures "$T/p64" nodes zones sections pfns)" "$want"
+# node zone class of every record, node zone present spanned of every note
+keys() { awk '!/^#/ { print $1, $2, $3 } /^# node / { print $3, $5, $9, $11 }' "$1"; }
+check "pages: read 64 bytes per read(), the same records and zone notes (node, zone, class; present, spanned) as read whole" \
+	[ "$(keys "$T/p")" = "$(keys "$T/p64")" ]
+
+# ---- a reader killed in the middle of the census ------------------------
+# test_census_step_ms (tests only, docs/pages.md) makes the walk sleep,
+# uninterruptibly, STEP_MS every 4096 pfns, as a machine with that many more
+# pfns would take: a section (8 steps of 4096 pfns on x86) then costs about
+# 8 * STEP_MS.  A reader
+# killed a third into the census must be gone within a third of it: the walk
+# checks for a fatal signal after every section, where without that check
+# it walked on to the end of the census (two thirds of it)
+STEP_MS=50
+if ! mi_reload test_census_step_ms=$STEP_MS; then
+	fail "pages: meminspect reloaded with test_census_step_ms=$STEP_MS"
+	mi_reload
+else
+	mi_uptime_cs
+	c0=$MI_UP_CS
+	cat "$MI_DIR/pages" > "$T/slow" 2>&1
+	mi_uptime_cs
+	full=$((MI_UP_CS - c0))
+	check "pages: with test_census_step_ms=$STEP_MS the census reads whole in ${full}0 ms" \
+		mi_has_prefix "$T/slow" "# walk: "
+	cat "$MI_DIR/pages" > "$T/killed" 2>&1 &
+	kp=$!
+	third=$((full / 3))
+	mi_nap "$((third / 100)).$((third % 100 / 10))$((third % 10))"
+	alive=no
+	kill -0 "$kp" 2>/dev/null && alive=yes
+	mi_uptime_cs
+	k0=$MI_UP_CS
+	kill -9 "$kp" 2>/dev/null
+	wait "$kp" 2>/dev/null
+	mi_uptime_cs
+	lat=$((MI_UP_CS - k0))
+	diag "census read whole in ${full}0 ms ($(walk_figures "$T/slow" sections longest_section_ns) sections, longest ns); reader alive at ${third}0 ms: $alive; gone ${lat}0 ms after SIGKILL"
+	# it was still reading when killed, died sooner than a third, printed no end
+	# shellcheck disable=SC2317 # called by check, below
+	killed_soon() { [ "$alive" = yes ] && [ "$lat" -lt "$third" ] && ! mi_has_prefix "$T/killed" "# walk: "; }
+	check "pages: a reader SIGKILLed a third into the census (alive: $alive) is gone in ${lat}0 ms, within a third of the census (${third}0 ms)" \
+		killed_soon
+	mi_reload
+	cat "$MI_DIR/pages" > "$T/after" 2>&1
+	check_eq "pages: after the kill, reloaded without test_census_step_ms, the census walks as before (nodes zones sections pfns)" \
+		"$(walk_figures "$T/after" nodes zones sections pfns)" "$want"
 fi
 
 exit 0

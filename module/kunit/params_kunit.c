@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit suite "meminspect_params": parsing of the module's load-time
- * parameters (params.c), walk_budget and test_walk_pause_ms: valid
- * values, both ends of the range and one past, garbage, overflow, empty
- * input and the trailing newline that sysfs writes and insmod does not.
+ * parameters (params.c), walk_budget, test_walk_pause_ms and
+ * test_census_step_ms: valid values, both ends of the range and one past,
+ * garbage, overflow, empty input and the trailing newline that sysfs
+ * writes and insmod does not.
  * On every error the destination must keep its value.
  */
 #include <kunit/test.h>
@@ -99,10 +100,35 @@ static void mi_params_walk_pause(struct kunit *test)
 	}
 }
 
+static const struct t_budget_case t_step_cases[] = {
+	{ "0", 0, 0 },				/* lowest, the default */
+	{ "50", 0, 50 },			/* test_pages.sh's */
+	{ "100", 0, MI_CENSUS_STEP_MAX_MS },	/* highest */
+	{ "101", -ERANGE, 0 },			/* one above */
+	{ "-1", -EINVAL, 0 },
+	{ "1ms", -EINVAL, 0 },
+};
+
+static void mi_params_census_step(struct kunit *test)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(t_step_cases); i++) {
+		const struct t_budget_case *c = &t_step_cases[i];
+		unsigned int v = 777;
+		int err = mi_census_step_parse(c->in, &v);
+
+		KUNIT_EXPECT_EQ_MSG(test, err, c->err, "input \"%s\"", c->in);
+		KUNIT_EXPECT_EQ_MSG(test, v, c->err ? 777U : c->want,
+				    "input \"%s\"", c->in);
+	}
+}
+
 static struct kunit_case mi_params_cases[] = {
 	KUNIT_CASE(mi_params_walk_budget),
 	KUNIT_CASE(mi_params_walk_budget_default),
 	KUNIT_CASE(mi_params_walk_pause),
+	KUNIT_CASE(mi_params_census_step),
 	{}
 };
 
