@@ -146,17 +146,21 @@ uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/sbin/meminspect $(DESTDIR)$(PREFIX)/share/man/man8/meminspect.8
 
 # DKMS: the module's sources and dkms.conf in /usr/src/meminspect-VERSION, then add, build and
-# install for the running kernel (DKMS rebuilds it for every kernel installed later).
+# install for the running kernel (DKMS rebuilds it for every kernel installed later), signed
+# with DKMS's key, made first if need be (scripts/dkms-mok key); under Secure Boot with that key
+# not enrolled, the command that enrolls it (scripts/dkms-mok hint).
 dkms-install: userspace
 	rm -rf /usr/src/meminspect-$(VERSION)
 	install -d /usr/src/meminspect-$(VERSION)/module
 	install -m 0644 dkms.conf Kbuild /usr/src/meminspect-$(VERSION)/
 	install -m 0644 $(MODULE_SRC) /usr/src/meminspect-$(VERSION)/module/
 	dkms add -m meminspect -v $(VERSION)
+	scripts/dkms-mok key
 	dkms build -m meminspect -v $(VERSION)
 	dkms install -m meminspect -v $(VERSION)
 	install -D -m 0755 userspace/meminspect $(DESTDIR)$(PREFIX)/sbin/meminspect
 	install -D -m 0644 userspace/meminspect.8 $(DESTDIR)$(PREFIX)/share/man/man8/meminspect.8
+	@scripts/dkms-mok hint
 
 dkms-uninstall:
 	-dkms remove -m meminspect -v $(VERSION) --all
