@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # meminspect: top-level build. See README.md; `make help` lists the targets.
 #
-#   make                 module against KDIR (default: the running kernel's build tree) + reader
+#   make                 module against KDIR (default: the running kernel's build tree, from
+#                        linux-headers-RELEASE) + reader; stops at once without it
 #   make KERNEL=6.1      module and helper against a matrix kernel (5.10 6.1 6.12 7.3 6.12-rt
 #                        6.1-arm64 6.12-arm64 7.3-arm64, cross-built),
 #                        fetched into the cache on demand; output in build/KERNEL/
@@ -32,12 +33,26 @@ module: build-kernel
 else
 all: module userspace
 module:
-	@if [ -d "$(KDIR)" ]; then \
-		$(MAKE) -C "$(KDIR)" M=$(TOP) modules; \
-	else \
-		echo "meminspect: no kernel build tree at $(KDIR); building for matrix kernel $(RUN_KERNEL)"; \
-		$(MAKE) KERNEL=$(RUN_KERNEL) build-kernel; \
-	fi
+	$(MAKE) -C "$(KDIR)" M=$(TOP) modules
+# A lab machine: make, make install and make dkms-install build for the running kernel (or
+# KDIR's) and need its headers. Without them they stop here, before anything is built: a
+# matrix kernel (fetched, built in a build root, booted in a VM) is asked for with KERNEL=
+# only, as make check, make run, make lint and the scripts do, and the other targets do not
+# read KDIR. $(wildcard .../Makefile): Debian's linux-image ships the build symlink, which
+# dangles until the headers are installed.
+KDIR_GOALS := all module install dkms-install
+ifneq ($(filter $(KDIR_GOALS),$(or $(MAKECMDGOALS),all)),)
+ifeq ($(wildcard $(KDIR)/Makefile),)
+ifeq ($(origin KDIR),file)
+$(error meminspect: no headers for the running kernel $(shell uname -r) (no $(KDIR)): \
+	install them with 'apt-get install linux-headers-$(shell uname -r)' and run make again \
+	(or KDIR=DIR for another kernel's build tree, KERNEL=6.1 for a matrix kernel in a VM))
+else
+$(error meminspect: no kernel build tree at KDIR=$(KDIR)$(if $(filter /lib/modules/%/build,$(KDIR)),: \
+	install it with 'apt-get install linux-headers-$(patsubst /lib/modules/%/build,%,$(KDIR))'))
+endif
+endif
+endif
 endif
 
 userspace userspace-static:
@@ -131,17 +146,21 @@ uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/sbin/meminspect $(DESTDIR)$(PREFIX)/share/man/man8/meminspect.8
 
 # DKMS: the module's sources and dkms.conf in /usr/src/meminspect-VERSION, then add, build and
-# install for the running kernel (DKMS rebuilds it for every kernel installed later).
+# install for the running kernel (DKMS rebuilds it for every kernel installed later), signed
+# with DKMS's key, made first if need be (scripts/dkms-mok key); under Secure Boot with that key
+# not enrolled, the command that enrolls it (scripts/dkms-mok hint).
 dkms-install: userspace
 	rm -rf /usr/src/meminspect-$(VERSION)
 	install -d /usr/src/meminspect-$(VERSION)/module
 	install -m 0644 dkms.conf Kbuild /usr/src/meminspect-$(VERSION)/
 	install -m 0644 $(MODULE_SRC) /usr/src/meminspect-$(VERSION)/module/
 	dkms add -m meminspect -v $(VERSION)
+	scripts/dkms-mok key
 	dkms build -m meminspect -v $(VERSION)
 	dkms install -m meminspect -v $(VERSION)
 	install -D -m 0755 userspace/meminspect $(DESTDIR)$(PREFIX)/sbin/meminspect
 	install -D -m 0644 userspace/meminspect.8 $(DESTDIR)$(PREFIX)/share/man/man8/meminspect.8
+	@scripts/dkms-mok hint
 
 dkms-uninstall:
 	-dkms remove -m meminspect -v $(VERSION) --all
@@ -156,4 +175,4 @@ clean:
 		module/modules.order module/Module.symvers .*.cmd modules.order Module.symvers
 
 help:
-	@sed -n '2,10s/^# \{0,1\}//p' Makefile
+	@sed -n '2,11s/^# \{0,1\}//p' Makefile
