@@ -215,7 +215,7 @@ done < "$T/mitop"
 within() { is_within "$1" "$2" "$2" "$(tol_of "$2" "$3" 10)"; }
 agree() { within "$1" "$2" $SLACK && within "$3" "$4" $SLACK_N; }
 
-# kinds allocs cannot see under allocinfo's name (docs/allocs.md "Against
+# kinds allocs cannot see under allocinfo's name (docs/allocinfo.md, docs/allocs.md "Against
 # /proc/allocinfo"): code that passes its caller's address to the
 # tracepoint (kmalloc_track_caller(): kstrdup(), kmemdup() ...), and bulk
 # allocations (kmem_cache_alloc_bulk(), alloc_pages_bulk(): no per-object
