@@ -5,6 +5,7 @@
 #include "status.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/magic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,64 @@ void mi_access_init(struct mi_access *a)
 	snprintf(a->debugfs, sizeof(a->debugfs), "%s/kernel/debug", a->sysfs);
 	snprintf(a->default_dir, sizeof(a->default_dir), "%s/meminspect", a->debugfs);
 	a->dir = (env = getenv("MEMINSPECT_DIR")) && *env ? env : a->default_dir;
+	a->dev_dir = (env = getenv("MEMINSPECT_DEV_DIR")) && *env ? env : "/dev/meminspect";
+	snprintf(a->lockdown, sizeof(a->lockdown), "%s/kernel/security/lockdown", a->sysfs);
+}
+
+/* "none [integrity] confidentiality": the bracketed word. */
+const char *mi_lockdown_level(const struct mi_access *a, char *buf, size_t len)
+{
+	char line[128], *got, *l, *r;
+	FILE *f = fopen(a->lockdown, "re");
+
+	if (!f)
+		return NULL;
+	got = fgets(line, sizeof(line), f);
+	fclose(f);
+	l = got ? strchr(line, '[') : NULL;
+	r = l ? strchr(l, ']') : NULL;
+	if (!r || r == l + 1 || (size_t)(r - l) > len)
+		return NULL;
+	snprintf(buf, len, "%.*s", (int)(r - l - 1), l + 1);
+	return buf;
+}
+
+const char *mi_locked_down(const struct mi_access *a, char *buf, size_t len)
+{
+	const char *level = mi_lockdown_level(a, buf, len);
+
+	return level && strcmp(level, "none") ? level : NULL;
+}
+
+static bool is_debugfs(const char *dir)
+{
+	struct statfs fs;
+
+	return statfs(dir, &fs) == 0 && fs.f_type == DEBUGFS_MAGIC;
+}
+
+int mi_open(const struct mi_access *a, const char *rel, int flags, char *path, size_t len)
+{
+	struct stat st;
+	int fd;
+
+	if ((size_t)snprintf(path, len, "%s/%s", a->dir, rel) >= len) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	fd = open(path, flags | O_CLOEXEC);
+	/*
+	 * Only debugfs is locked down: a copy of the files (--dir) that
+	 * refuses an open is never swapped for the live module's devices.
+	 */
+	if (fd >= 0 || errno != EPERM || !is_debugfs(a->dir))
+		return fd;
+	if ((size_t)snprintf(path, len, "%s/%s", a->dev_dir, rel) >= len || stat(path, &st)) {
+		snprintf(path, len, "%s/%s", a->dir, rel);
+		errno = EPERM;
+		return -1;
+	}
+	return open(path, flags | O_CLOEXEC);
 }
 
 bool mi_module_version(const struct mi_access *a, char *buf, size_t len)
@@ -65,14 +124,27 @@ static bool under(const char *path, const char *dir)
 
 static int no_permission(const struct mi_access *a, const char *what)
 {
+	const char *level;
+	char buf[32];
+
 	if (geteuid() != 0) {
 		fprintf(stderr, "meminspect: %s: not root; run meminspect as root (e.g. sudo meminspect ...)%s\n",
 			what, mi_module_loaded(a) ? "" :
 			"\nmeminspect: note: the meminspect module does not seem to be loaded either");
-	} else {
-		fprintf(stderr, "meminspect: %s even as root (kernel lockdown? see dmesg)\n", what);
+		return ST_PERM;
 	}
-	return ST_PERM;
+	level = mi_lockdown_level(a, buf, sizeof(buf));
+	if (!level) {
+		fprintf(stderr, "meminspect: %s even as root (kernel lockdown? see dmesg)\n", what);
+		return ST_PERM;
+	}
+	if (!strcmp(level, "none")) {
+		fprintf(stderr, "meminspect: %s even as root (see dmesg)\n", what);
+		return ST_PERM;
+	}
+	fprintf(stderr, "meminspect: %s: kernel lockdown (%s) refuses debugfs files that can be written, and %s has no copy of this one (a module without the lockdown mirror?) (docs/lockdown.md)\n",
+		what, level, a->dev_dir);
+	return ST_LOCKDOWN;
 }
 
 /*
@@ -132,15 +204,16 @@ int mi_open_failed(const struct mi_access *a, const struct mi_error *e)
 int mi_load(const struct mi_access *a, const char *file, struct mi_table **t)
 {
 	struct mi_error e;
-	size_t len = strlen(a->dir) + strlen(file) + 2;
-	char *path = malloc(len);
+	char path[4096];
+	int fd = mi_open(a, file, O_RDONLY, path, sizeof(path));
 
-	if (!path) {
-		fprintf(stderr, "meminspect: out of memory\n");
-		return ST_FORMAT;
+	*t = NULL;
+	if (fd < 0) {
+		e.sys_errno = errno;
+		snprintf(e.msg, sizeof(e.msg), "%.400s: %s", path, strerror(errno));
+	} else {
+		*t = mi_table_read_fd(fd, path, &e);
+		close(fd);
 	}
-	snprintf(path, len, "%s/%s", a->dir, file);
-	*t = mi_table_read(path, &e);
-	free(path);
 	return *t ? ST_OK : mi_open_failed(a, &e);
 }

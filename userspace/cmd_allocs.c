@@ -42,7 +42,11 @@ int check_allocs(const struct mi_table *t)
 	return ST_OK;
 }
 
-/* objs, bytes, oldest_s integers; addrs a comma list of 0x hex */
+/*
+ * objs, bytes, oldest_s integers; addrs a comma list of 0x hex, or '-'
+ * where the module may not show a kernel address (lockdown=confidentiality,
+ * as %pK hides them there).
+ */
 int check_allocs_outstanding(const struct mi_table *t)
 {
 	for (size_t r = 0; r < mi_nrecords(t); r++) {
@@ -52,7 +56,8 @@ int check_allocs_outstanding(const struct mi_table *t)
 			if (!mi_is_integer(mi_value(t, r, col)))
 				return view_format_error(t, r, "value is not an integer",
 							 mi_value(t, r, col));
-		if (strspn(a, "0123456789abcdefx,") != strlen(a) || strncmp(a, "0x", 2))
+		if (!mi_is_none(a) &&
+		    (strspn(a, "0123456789abcdefx,") != strlen(a) || strncmp(a, "0x", 2)))
 			return view_format_error(t, r, "addrs is not a list of hex addresses", a);
 	}
 	return ST_OK;
@@ -110,11 +115,15 @@ static long long note_num(const struct mi_table *t, const char *key)
 	return v;
 }
 
-/* addrs, a comma list of hex addresses, as an array of strings */
+/* addrs, a comma list of hex addresses, as an array of strings; '-' null */
 static void json_addrs(struct json *j, const char *v)
 {
 	char buf[32];
 
+	if (mi_is_none(v)) {
+		json_null(j);
+		return;
+	}
 	json_begin_array(j);
 	while (v && *v) {
 		size_t n = strcspn(v, ",");

@@ -12,32 +12,30 @@
 #include "status.h"
 #include "views.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
-/* latency/armed: 1, 0, or -1 when it cannot be read */
-static int read_armed(const struct mi_access *a)
+/*
+ * latency/armed: 1, 0, or -1 when it cannot be read; @path the file read
+ * (under lockdown, the /dev/meminspect copy: the one to write to).
+ */
+static int read_armed(const struct mi_access *a, char *path, size_t len)
 {
-	size_t len = strlen(a->dir) + sizeof("/latency/armed");
-	char *path = malloc(len), buf[8] = "";
-	FILE *f;
-	int v = -1;
+	char buf[8] = "";
+	int fd = mi_open(a, "latency/armed", O_RDONLY, path, len);
+	ssize_t n;
 
-	if (!path)
+	if (fd < 0)
 		return -1;
-	snprintf(path, len, "%s/latency/armed", a->dir);
-	f = fopen(path, "r");
-	if (f) {
-		if (fgets(buf, sizeof(buf), f) && (buf[0] == '0' || buf[0] == '1') &&
-		    (buf[1] == '\n' || !buf[1]))
-			v = buf[0] - '0';
-		fclose(f);
-	}
-	free(path);
-	return v;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n > 0 && (buf[0] == '0' || buf[0] == '1') && (buf[1] == '\n' || !buf[1]))
+		return buf[0] - '0';
+	return -1;
 }
 
 static void json_u64(struct json *j, const char *key, unsigned long long v)
@@ -231,7 +229,7 @@ int cmd_latency(const struct mi_cli *c, struct cmd_opts *o)
 	struct timespec now;
 	struct json j;
 	const char *since = "since arming";
-	char what[64];
+	char what[64], armed_path[4096];
 	bool reset = false;
 	int armed, st = view_load(c, "latency/histograms", &t);
 
@@ -244,7 +242,7 @@ int cmd_latency(const struct mi_cli *c, struct cmd_opts *o)
 		mi_table_free(t);
 		return st;
 	}
-	armed = read_armed(&c->acc);
+	armed = read_armed(&c->acc, armed_path, sizeof(armed_path));
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	if (s->prev) {
 		snprintf(what, sizeof(what), "last %.1f s", elapsed(&s->last, &now));
@@ -271,8 +269,8 @@ int cmd_latency(const struct mi_cli *c, struct cmd_opts *o)
 		json_key(&j, "kinds");
 		json_begin_array(&j);
 	} else if (armed == 0) {
-		printf("# disarmed: nothing is measured; echo 1 > %s/latency/armed (docs/latency.md)\n",
-		       c->acc.dir);
+		printf("# disarmed: nothing is measured; echo 1 > %s (docs/latency.md)\n",
+		       armed_path);
 	}
 	for (size_t r = 0; r < mi_nrecords(t); r++) {
 		struct mi_hist cur, old, shown;

@@ -339,7 +339,7 @@ static int pressure_watch(const struct mi_cli *c, struct stall_opts *s)
 	struct cg_round cg = { 0 };
 	struct mi_table *t;
 	struct mi_error e;
-	size_t len = strlen(c->acc.dir) + sizeof("/pressure");
+	size_t len = 4096;
 	char *path = malloc(len);
 	int st = ST_OK;
 
@@ -356,7 +356,7 @@ static int pressure_watch(const struct mi_cli *c, struct stall_opts *s)
 		}
 	}
 	if (!s->open) {
-		s->fd = open(path, O_RDONLY | O_CLOEXEC);
+		s->fd = mi_open(&c->acc, "pressure", O_RDONLY, path, len);
 		if (s->fd < 0) {
 			e.sys_errno = errno;
 			snprintf(e.msg, sizeof(e.msg), "%s: %s", path, strerror(errno));

@@ -259,8 +259,7 @@ int cmd_top(const struct mi_cli *c, struct cmd_opts *o)
 
 	if (o->proc.sort && !process_sort_field(o->proc.sort))
 		return mi_bad_usage("--sort takes rss, pss, uss or swap, not '%s'", o->proc.sort);
-	snprintf(path, sizeof(path), "%s/mm", c->acc.dir);
-	fd = open(path, O_RDWR);
+	fd = mi_open(&c->acc, "mm", O_RDWR, path, sizeof(path));
 	if (fd < 0) {
 		e.sys_errno = errno;
 		snprintf(e.msg, sizeof(e.msg), "%.400s: %s", path, strerror(errno));

@@ -59,12 +59,29 @@ static bool is_table_row(const struct mi_table *caps, size_t r)
 	return false;
 }
 
+/*
+ * report's and export's end: the files left out of this round were named
+ * on stderr as they failed; count them there too. ST_PARTIAL whatever
+ * each failure's own status was: the rest was printed, and under --watch
+ * the next round is tried (a file the module is rebuilding, one that
+ * lockdown refuses, must not end the exporter).
+ */
+static int partial(const char *cmd, size_t failed, size_t tried)
+{
+	if (!failed)
+		return ST_OK;
+	fprintf(stderr, "meminspect: %s: %zu of %zu files could not be read (named above); the others were %s\n",
+		cmd, failed, tried, strcmp(cmd, "export") ? "printed" : "exported");
+	return ST_PARTIAL;
+}
+
 /* Every table row of capabilities; a broken file is reported and skipped. */
 int cmd_report(const struct mi_cli *c, struct cmd_opts *o)
 {
 	struct mi_table *caps, *t;
 	struct json j;
-	int st = view_load(c, "capabilities", &caps), worst = ST_OK;
+	size_t failed = 0, tried = 0;
+	int st = view_load(c, "capabilities", &caps);
 
 	(void)o;
 
@@ -93,9 +110,10 @@ int cmd_report(const struct mi_cli *c, struct cmd_opts *o)
 		for (const char *const *fp = files; *fp; fp++) {
 			const char *file = *fp;
 
+			tried++;
 			st = view_load(c, file, &t);
 			if (st) {
-				worst = worst ? worst : st;
+				failed++;
 				continue;
 			}
 			if (c->json) {
@@ -103,8 +121,7 @@ int cmd_report(const struct mi_cli *c, struct cmd_opts *o)
 				view_json(&j, t, file);
 			} else {
 				printf("== %s ==\n", file);
-				st = view_print(c, t);
-				worst = worst ? worst : st;
+				failed += view_print(c, t) != ST_OK;
 				putchar('\n');
 			}
 			mi_table_free(t);
@@ -117,7 +134,7 @@ int cmd_report(const struct mi_cli *c, struct cmd_opts *o)
 		json_finish(&j);
 	}
 	mi_table_free(caps);
-	return worst;
+	return partial("report", failed, tried);
 }
 
 static int export_to(const struct mi_cli *c, const struct export_opts *x, FILE *f)
@@ -127,7 +144,7 @@ static int export_to(const struct mi_cli *c, const struct export_opts *x, FILE *
 	struct mi_table *caps = NULL, *t;
 	char mod[64];
 	const char **files = NULL, **ok = NULL;
-	size_t nfiles = 0;
+	size_t nfiles = 0, failed = 0, tried = 0;
 	struct json j;
 	int st = view_load(c, "capabilities", &caps), worst = st;
 
@@ -164,11 +181,12 @@ static int export_to(const struct mi_cli *c, const struct export_opts *x, FILE *
 		for (const char *const *fp = row_files(name, true, one); *fp; fp++) {
 			const char *file = *fp;
 
+			tried++;
 			t = caps;
 			if (strcmp(file, "capabilities")) {
 				st = view_load(c, file, &t);
 				if (st) {
-					worst = worst ? worst : st;
+					failed++;
 					ok[nfiles] = "0";
 					continue;
 				}
@@ -177,7 +195,7 @@ static int export_to(const struct mi_cli *c, const struct export_opts *x, FILE *
 			if (err) {
 				if (err == -ENOMEM)
 					fprintf(stderr, "meminspect: out of memory\n");
-				worst = worst ? worst : ST_FORMAT;
+				failed++;
 				ok[nfiles] = "0";
 			}
 			if (t != caps)
@@ -201,7 +219,7 @@ out:
 	free(files);
 	free(ok);
 	mi_table_free(caps);
-	return worst;
+	return worst ? worst : partial("export", failed, tried);
 }
 
 /*

@@ -229,12 +229,39 @@ int write_armed(const struct fault *f, const char *value)
 	return (size_t)n == strlen(buf) ? 0 : -EIO;
 }
 
-/* Open armed_fd for run and sweep (before anything is armed). */
-int open_armed(void)
+/*
+ * A knob refused with EPERM as root on a locked-down kernel: debugfs
+ * refuses every file with a write bit there, and fault/ has no copy
+ * outside debugfs (the kernel refuses its own fail_* knobs too). ST_OK
+ * when that is not the reason.
+ */
+static int lockdown_refused(const struct fault *f, int err)
 {
+	char buf[32];
+	const char *level;
+
+	if (err != -EPERM || geteuid() != 0)
+		return ST_OK;
+	level = mi_locked_down(f->env->acc, buf, sizeof(buf));
+	if (!level)
+		return ST_OK;
+	fprintf(stderr, "meminspect: fault %s: kernel lockdown (%s) refuses writes to debugfs files: fault injection is not available while the kernel is locked down (docs/lockdown.md)\n",
+		f->sub, level);
+	return ST_LOCKDOWN;
+}
+
+/* Open armed_fd for run and sweep (before anything is armed). */
+int open_armed(const struct fault *f)
+{
+	int st, err;
+
 	armed_fd = open(armed_path, O_WRONLY | O_CLOEXEC);
 	if (armed_fd < 0) {
-		fprintf(stderr, "meminspect: %s: %s\n", armed_path, strerror(errno));
+		err = errno;
+		st = lockdown_refused(f, -err);
+		if (st)
+			return st;
+		fprintf(stderr, "meminspect: %s: %s\n", armed_path, strerror(err));
 		return ST_FORMAT;
 	}
 	return ST_OK;
@@ -252,8 +279,11 @@ int knob_error(const struct fault *f, const char *knob, const char *value, int e
 	       const char *opt)
 {
 	const char *hint = "";
-	int st = ST_REFUSED;
+	int st = lockdown_refused(f, err);
 
+	if (st)
+		return st;
+	st = ST_REFUSED;
 	if (err == -EACCES || err == -EPERM) {
 		hint = geteuid() ? " (run meminspect as root)" : "";
 		st = ST_PERM;

@@ -148,7 +148,7 @@ struct knob *knob_need(const struct fault *f, const char *name);
 void free_knobs(struct fault *f);
 int write_knob(const struct fault *f, const char *knob, const char *value);
 int write_armed(const struct fault *f, const char *value);
-int open_armed(void);
+int open_armed(const struct fault *f);
 void close_armed(void);
 int knob_error(const struct fault *f, const char *knob, const char *value, int err,
 	       const char *opt);

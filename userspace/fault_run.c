@@ -284,7 +284,7 @@ int fault_run(struct fault *f)
 
 	st = apply_options(f);
 	if (!st)
-		st = open_armed();
+		st = open_armed(f);
 	if (!st)
 		st = run_once(f, &status, NULL);
 	close_armed();

@@ -567,7 +567,7 @@ int fault_sweep(struct fault *f)
 	if (!st)
 		st = sweep_linger(f);
 	if (!st)
-		st = open_armed();
+		st = open_armed(f);
 	for (unsigned long n = 1; !st && n <= f->max_runs && !fault_got_signal; n++) {
 		struct run_result *r = &res[nres];
 		char nth[24];

@@ -270,7 +270,12 @@ static const char exit_help[] =
 	"  2  usage error (bad option or command, or a --dir that does not exist)\n"
 	"  3  debugfs is not mounted on /sys/kernel/debug\n"
 	"  4  the meminspect module is not loaded\n"
-	"  5  permission denied (not root)\n";
+	"  5  permission denied (not root)\n"
+	"  11 report, export: some files could not be read (named on stderr); the rest\n"
+	"     were printed\n"
+	"  12 kernel lockdown refused a file: a debugfs file that can be written, with no\n"
+	"     copy in /dev/meminspect; fault: its knobs (fault injection is not\n"
+	"     available while the kernel is locked down)\n";
 
 static void usage(FILE *f)
 {
@@ -553,7 +558,8 @@ static void on_stop(int sig)
  * The command once, or with --watch every c->watch seconds until SIGINT or
  * SIGTERM (which end the current round first: a textfile is never left
  * half-written) or --count rounds. Errors a retry cannot fix end the loop;
- * others (the module unloaded for a while) are reported and retried.
+ * others (the module unloaded for a while, report's or export's files
+ * left out of one round: ST_PARTIAL) are reported and retried.
  */
 static int run_command(struct ctx *ctx, const struct command *cmd)
 {
@@ -580,7 +586,8 @@ static int run_command(struct ctx *ctx, const struct command *cmd)
 			printf("%s== %s ==\n", round ? "\n" : "", when);
 		}
 		st = cmd->run(c, &ctx->opts);
-		if (fflush(stdout) || ferror(stdout) || st == ST_USAGE || st == ST_PERM)
+		if (fflush(stdout) || ferror(stdout) || st == ST_USAGE || st == ST_PERM ||
+		    st == ST_LOCKDOWN)
 			break;
 		if (++round == c->count)
 			break;

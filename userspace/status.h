@@ -19,6 +19,8 @@ enum {
 	ST_INCOMPLETE = 8,	/* fault sweep: --max-runs reached before a run injected nothing */
 	ST_MODULE = 9,		/* fault sweep: --module's module half-loaded after a run, or not unloadable */
 	ST_LEAK = 10,		/* fault sweep: kmemleak found unreferenced objects after a run */
+	ST_PARTIAL = 11,	/* report, export: files left out (named); the rest printed */
+	ST_LOCKDOWN = 12,	/* kernel lockdown refused a file (fault: every knob) */
 };
 
 #endif

@@ -54,13 +54,12 @@ int view_open_live(const struct mi_cli *c, const char *file, const char *what, c
 	struct mi_error e;
 	struct statfs fs;
 
-	snprintf(path, len, "%s/%s", c->acc.dir, file);
 	if (statfs(c->acc.dir, &fs) == 0 && fs.f_type != DEBUGFS_MAGIC) {
 		fprintf(stderr, "meminspect: %s is not the module's debugfs directory: %s needs the live files\n",
 			c->acc.dir, what);
 		return ST_USAGE;
 	}
-	*fd = open(path, O_RDWR);
+	*fd = mi_open(&c->acc, file, O_RDWR, path, len);
 	if (*fd < 0) {
 		e.sys_errno = errno;
 		snprintf(e.msg, sizeof(e.msg), "%.400s: %s", path, strerror(errno));

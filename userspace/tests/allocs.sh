@@ -12,8 +12,8 @@ mkdir -p "$AD/allocs"
 # the real module's rows that this directory has: allocs/ is a mechanism row
 awk 'NR == 1 || $1 == "capabilities" || $1 == "allocs"' "$AF/capabilities" >"$AD/capabilities"
 cp "$AF/table" "$AD/allocs/table"
-is "fixture allocs/table: the header of module/allocs.c" \
-	"$(sed -n 's/.*seq_puts(m, "\(live_objs [a-z_ ]*\)\\n");/\1/p' "$here/../../module/allocs.c")" \
+is "fixture allocs/table: the header of module/allocs_table.c" \
+	"$(sed -n 's/.*seq_puts(m, "\(live_objs [a-z_ ]*\)\\n");/\1/p' "$here/../../module/allocs_table.c")" \
 	"$(head -n 1 "$AF/table")"
 
 run "$M" --dir "$AD" allocs

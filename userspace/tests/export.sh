@@ -112,13 +112,13 @@ is "export --sort: usage error" 2 "$rc"
 printf 'name kind available detail\nsummary file yes -\nprocs file yes -\n' >"$tmp/pp/capabilities"
 printf 'node zone free_kb\n0 DMA 1\n0 DMA 2\n' >"$tmp/pp/procs"
 run "$M" --dir "$tmp/pp" export --prometheus
-is "export: two rows with the same labels: exit 1" 1 "$rc"
+is "export: two rows with the same labels: exit 11 (the others exported)" 11 "$rc"
 has "export: two rows with the same labels: message" "lines 2 and 3 have the same labels" "$err"
 has "export: ... and meminspect_file_ok 0 for that file" 'meminspect_file_ok{file="procs"} 0' "$out"
 
 printf 'node zone free_kb free_bytes\n0 DMA 1 2\n' >"$tmp/pp/procs"
 run "$M" --dir "$tmp/pp" export --prometheus
-is "export: two fields mapped to one metric name: exit 1" 1 "$rc"
+is "export: two fields mapped to one metric name: exit 11 (the others exported)" 11 "$rc"
 has "export: two fields mapped to one metric name: message" \
 	"two figures map to metric meminspect_procs_free_bytes" "$err"
 is "export: ... the first is kept, once" 1 "$(grep -c '^meminspect_procs_free_bytes' <<<"$out")"

@@ -341,10 +341,12 @@ cp "$FX/module/summary" "$tmp/broken/"
 cp "$FX/bad/too_few_values" "$tmp/broken/zones"
 printf 'name kind available detail\nzones file yes -\nsummary file yes -\n' >"$tmp/broken/capabilities"
 run "$M" --dir "$tmp/broken" report
-is "report with a broken file: exit 1" 1 "$rc"
+is "report with a broken file: exit 11 (the others printed)" 11 "$rc"
 has "report with a broken file: still prints the others" "== summary ==" "$out"
 has "report with a broken file: names file and line" \
 	"zones:2: record has 2 values, header has 3 fields" "$err"
+has "report with a broken file: counts what it left out" \
+	"meminspect: report: 1 of 2 files could not be read (named above); the others were printed" "$err"
 
 mkdir "$tmp/badsum"
 printf 'field value unit\nmem_total 12k kB\n' >"$tmp/badsum/summary"
@@ -522,6 +524,11 @@ part "$here/where.sh"
 # ---- allocs, and allocs/table's export (its own file) ----
 
 part "$here/allocs.sh"
+if [ -x "$here/meminspect-dyn" ] && [ -f "$here/lockdown_shim.so" ]; then
+	part "$here/lockdown.sh"
+else
+	skip "lockdown tests" "build them with make -C userspace test (tests/meminspect-dyn, tests/lockdown_shim.so)"
+fi
 
 # ---- slab, and the slabs file's export ----
 
