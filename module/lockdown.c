@@ -40,10 +40,14 @@ static const char *const mi_lockdown_names[] = {
 	[MI_LOCKDOWN_CONFIDENTIALITY] = "confidentiality",
 };
 
-/* At confidentiality, no kernel address may be printed. */
+/*
+ * At confidentiality, no kernel address may be printed.  Only the
+ * confidentiality reason is asked: the integrity one would make the kernel
+ * log a refused access at every read of a table at integrity.
+ */
 bool mi_lockdown_hides_addresses(void)
 {
-	return mi_lockdown_level() == MI_LOCKDOWN_CONFIDENTIALITY;
+	return security_locked_down(LOCKDOWN_KCORE) != 0;
 }
 
 /*
