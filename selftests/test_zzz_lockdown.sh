@@ -94,6 +94,28 @@ check "integrity: meminspect top lists the target" \
 n=$("$MI_READER" export --prometheus 2>/dev/null | grep -c '^meminspect_')
 check "integrity: meminspect export prints the module's metrics ($n samples)" [ "$n" -gt 50 ]
 
+# bad input through a mirror: the debugfs file's own handler refuses it, the
+# same error, and nothing changes
+for kv in "allocs/armed 2" "allocs/armed abc" "allocs/aim_pid 4194303" \
+	"allocs/sample_bytes -1" "latency/armed 2"; do
+	f=${kv%% *}
+	v=${kv#* }
+	was=$(cat "$DEV/$f")
+	if (echo "$v" > "$DEV/$f") 2> "$T/err"; then
+		fail "integrity: $DEV/$f rejects '$v'"
+	else
+		check "integrity: $DEV/$f rejects '$v': $(cat "$T/err")" \
+			grep -q "Invalid argument\|out of range" "$T/err"
+	fi
+	check_read "integrity: $DEV/$f unchanged" "$DEV/$f" "$was"
+done
+if (exec 3<>"$DEV/mm"; echo abc >&3) 2> "$T/err"; then
+	fail "integrity: $DEV/mm rejects the pid 'abc'"
+else
+	check "integrity: $DEV/mm rejects the pid 'abc': $(cat "$T/err")" \
+		grep -q "Invalid argument" "$T/err"
+fi
+
 # allocs and latency arm through their mirrors and count
 # aimed at memtarget: a second one, started armed, keeps its objects live
 echo memtarget > "$DEV/allocs/aim_comm" || fail "integrity: write $DEV/allocs/aim_comm"
