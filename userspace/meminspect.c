@@ -79,8 +79,14 @@ static const struct command commands[] = {
 	  "with pages and bytes, from a walk of every pfn (docs/pages.md); the \"#\"\n"
 	  "note after each zone gives what was walked against present and spanned.\n"
 	  "--json: an array of objects.  --watch SECONDS and --count N as for zones.\n" },
-	{ "where", cmd_where, CMD_WATCH, "where did my memory go: summary's big figures, then the census classes",
-	  "Reads summary and pages and prints one row per figure: section (summary,\n"
+	{ "where", cmd_where, CMD_WATCH, "where did my memory go: the largest holders first, then the reconciliation",
+	  "First the figures that hold the memory, largest first (rank, figure, kb,\n"
+	  "pct of mem_total) with their holders, the top three of each from the\n"
+	  "module's other files where it has them: processes by anonymous memory\n"
+	  "(procs), files by page cache (files), slab caches and the cgroups charged\n"
+	  "(slabs, cgroups), dying cgroups by what they hold, call sites by live\n"
+	  "bytes (allocs/table, when armed).  Then, after a blank line, the\n"
+	  "reconciliation: summary and pages as one row per figure: section (summary,\n"
 	  "then census), figure, kb, and counterpart, the kernel figure it is read\n"
 	  "against (a /proc/meminfo name, zoneinfo: or vmstat: for those files, -\n"
 	  "for none), and kernel_kb, its value read from /proc just after the\n"
@@ -88,7 +94,7 @@ static const struct command commands[] = {
 	  "census rows are the pages file summed over nodes and zones; summary's\n"
 	  "unaccounted is the census's unclassified pages less the vmalloc, percpu\n"
 	  "and other counted pages without a per-pfn mark (docs/summary.md).\n"
-	  "--json: an array of objects.  --watch SECONDS.\n" },
+	  "--json: {\"ranked\": [...], \"reconciliation\": [...]}.  --watch SECONDS.\n" },
 	{ "pressure", cmd_pressure, CMD_WATCH | CMD_LINES,
 	  "reclaim and compaction counters, PSI, watermark distances, kswapd (--watch: a vmstat)",
 	  "Prints the module's pressure file: one row per figure (section, scope,\n"
