@@ -53,6 +53,12 @@ static inline void mi_iget(struct inode *inode)
  * the marks of a THP are set at its head page's index and the entry there
  * is the head page.
  */
+#ifdef MI_HAVE_FOLIO_NR_PAGES
+#define MI_ENTRY_PAGES_HOW	"folio_nr_pages()"
+#else
+#define MI_ENTRY_PAGES_HOW	"thp_nr_pages()"
+#endif
+
 static inline unsigned long mi_entry_pages(void *entry)
 {
 #ifdef MI_HAVE_FOLIO_NR_PAGES

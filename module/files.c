@@ -412,10 +412,10 @@ void mi_files_init(void)
 		   "the path within the inode's file system: dentry_path_raw() of its first alias (d_find_alias()), \" (deleted)\" when unlinked, - with no dentry; no exported interface leads from a super block to its mounts, so the mount point is not in it (the reader prefixes it from /proc/self/mountinfo)");
 	mi_cap_set(&caps[MI_ROW_DIRTY], true,
 		   "entries marked PAGECACHE_TAG_DIRTY in the mapping's xarray, in pages (%s): the pages /proc/meminfo Dirty counts; 0 on tmpfs, whose pages writeback never takes",
-		   IS_ENABLED(MI_HAVE_FOLIO_NR_PAGES) ? "folio_nr_pages()" : "thp_nr_pages()");
+		   MI_ENTRY_PAGES_HOW);
 	mi_cap_set(&caps[MI_ROW_WRITEBACK], true,
 		   "entries marked PAGECACHE_TAG_WRITEBACK in the mapping's xarray, in pages (%s)",
-		   IS_ENABLED(MI_HAVE_FOLIO_NR_PAGES) ? "folio_nr_pages()" : "thp_nr_pages()");
+		   MI_ENTRY_PAGES_HOW);
 	mi_cap_set(&caps[MI_ROW_CGROUP], false,
 		   "not provided: naming the cgroup charged for most of an inode's pages takes a walk of every folio's memcg with a bounded tally per inode, which this module does not do; - rather than a guess");
 	mi_caps_register(&mi_files_table, caps, MI_NR_ROWS);
