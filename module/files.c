@@ -11,17 +11,22 @@
  * counted is held by a reference (__iget() under i_lock) with no spinlock
  * held, and the previous one is put outside the locks.  The dirty and
  * writeback counts walk the marked entries of the mapping's xarray under
- * RCU, MI_FILES_XA_BATCH entries per RCU section.  A fatal signal ends the
- * read with -EINTR.  Memory: one array of files_top entries and one
- * PATH_MAX buffer per read, whatever the number of inodes.
+ * RCU, MI_FILES_XA_BATCH entries per RCU section.  An inode that enters
+ * the top N has its cgroup voted over its cached folios (mi_files_memcg()):
+ * MI_FILES_MEMCG_CANDS candidates on the stack and, once chosen, one css
+ * reference kept in its entry until the read ends.  A fatal signal ends
+ * the read with -EINTR.  Memory: one array of files_top entries and one
+ * PATH_MAX buffer per read, whatever the number of inodes or folios.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cgroup.h>
 #include <linux/dcache.h>
 #include <linux/fs.h>
 #include <linux/kdev_t.h>
 #include <linux/ktime.h>
 #include <linux/limits.h>
+#include <linux/memcontrol.h>
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
@@ -51,6 +56,12 @@
 #define MI_FILES_LOCK_BUDGET	1024
 /* xarray entries counted per RCU read-side section */
 #define MI_FILES_XA_BATCH	1024
+/*
+ * Candidates of the vote for an inode's cgroup: any memcg charged for more
+ * than 1/(MI_FILES_MEMCG_CANDS + 1) of the inode's pages is among them
+ * (Misra-Gries), and their pages are then counted exactly.
+ */
+#define MI_FILES_MEMCG_CANDS	4
 
 enum {
 	MI_ROW_WALK,
@@ -108,6 +119,7 @@ struct mi_files_ent {
 	unsigned long writeback;
 	unsigned long ino;
 	dev_t dev;
+	struct mem_cgroup *memcg;	/* css referenced; NULL: none */
 	char path[MI_FILES_PATH_LEN];
 };
 
@@ -120,6 +132,8 @@ struct mi_files_walk {
 	unsigned long supers, inodes, pages, dirty, writeback;
 	unsigned long busy_inodes, busy_pages;	/* being set up or evicted */
 	unsigned long lock_holds;
+	bool memcg;			/* the memory controller is on */
+	unsigned long memcg_inodes, memcg_pages;	/* the votes' cost */
 };
 
 static bool mi_ent_less(const struct mi_files_ent *a,
@@ -198,6 +212,189 @@ static unsigned long mi_count_marked(struct mi_files_walk *w,
 	return pages;
 }
 
+#ifdef CONFIG_MEMCG
+struct mi_memcg_cand {
+	struct mem_cgroup *memcg;	/* pass 1: only compared */
+	unsigned long pages;
+	bool cand;			/* a candidate for pass 2 */
+	bool ref;			/* pass 2: css referenced */
+};
+
+/* Weighted Misra-Gries: @n more pages charged to @memcg. */
+static void mi_memcg_summary(struct mi_memcg_cand *c, struct mem_cgroup *memcg,
+			     unsigned long n)
+{
+	unsigned int i, empty = MI_FILES_MEMCG_CANDS;
+	unsigned long least = ULONG_MAX, d;
+
+	for (i = 0; i < MI_FILES_MEMCG_CANDS; i++) {
+		if (c[i].pages && c[i].memcg == memcg) {
+			c[i].pages += n;
+			return;
+		}
+		if (!c[i].pages && empty == MI_FILES_MEMCG_CANDS)
+			empty = i;
+		else if (c[i].pages)
+			least = min(least, c[i].pages);
+	}
+	if (empty == MI_FILES_MEMCG_CANDS) {
+		/* every slot another's: the pages cancel as many of each */
+		d = min(least, n);
+		for (i = 0; i < MI_FILES_MEMCG_CANDS; i++) {
+			c[i].pages -= d;
+			if (!c[i].pages && empty == MI_FILES_MEMCG_CANDS)
+				empty = i;
+		}
+		n -= d;
+		if (!n)
+			return;
+	}
+	c[empty].memcg = memcg;
+	c[empty].pages = n;
+}
+
+/*
+ * Pass 2: @n pages of @memcg, which a referenced folio is charged to under
+ * RCU, so that it is alive here: its css is referenced at its first folio,
+ * and the pages counted are those of the memcg referenced.
+ */
+static void mi_memcg_count(struct mi_memcg_cand *c, struct mem_cgroup *memcg,
+			   unsigned long n)
+{
+	unsigned int i;
+
+	for (i = 0; i < MI_FILES_MEMCG_CANDS; i++) {
+		if (!c[i].cand || c[i].memcg != memcg)
+			continue;
+		if (memcg && !c[i].ref) {
+			if (!css_tryget(&memcg->css))
+				return;
+			c[i].ref = true;
+		}
+		c[i].pages += n;
+		return;
+	}
+}
+
+/*
+ * One pass over the cached folios of @mapping, each referenced while its
+ * memcg is read (as filemap_get_entry() does), a batch at a time under RCU
+ * as mi_count_marked().
+ */
+static void mi_memcg_pass(struct mi_files_walk *w,
+			  struct address_space *mapping,
+			  struct mi_memcg_cand *c, bool exact)
+{
+	XA_STATE(xas, &mapping->i_pages, 0);
+	unsigned int batch = 0;
+	void *entry;
+
+	rcu_read_lock();
+	xas_for_each(&xas, entry, ULONG_MAX) {
+		struct mem_cgroup *memcg;
+		unsigned long n;
+
+		if (xas_retry(&xas, entry) || xa_is_value(entry))
+			continue;
+		/* being freed or split: not counted */
+		if (!mi_entry_tryget(entry))
+			continue;
+		if (unlikely(entry != xas_reload(&xas))) {
+			mi_entry_put(entry);
+			continue;
+		}
+		memcg = mi_entry_memcg(entry);
+		n = mi_entry_span(entry);
+		if (exact)
+			mi_memcg_count(c, memcg, n);
+		else
+			mi_memcg_summary(c, memcg, n);
+		mi_entry_put(entry);
+		w->memcg_pages += n;
+		if (++batch < MI_FILES_XA_BATCH)
+			continue;
+		batch = 0;
+		xas_pause(&xas);
+		rcu_read_unlock();
+		cond_resched();
+		if (fatal_signal_pending(current)) {
+			w->err = -EINTR;
+			return;
+		}
+		rcu_read_lock();
+	}
+	rcu_read_unlock();
+}
+
+/*
+ * The memcg charged for the most of @mapping's cached pages, referenced
+ * (NULL: none, or uncharged pages the most).  Two passes, memory bounded
+ * by MI_FILES_MEMCG_CANDS: the candidates, then their exact pages.
+ */
+static struct mem_cgroup *mi_files_memcg(struct mi_files_walk *w,
+					 struct address_space *mapping)
+{
+	struct mi_memcg_cand c[MI_FILES_MEMCG_CANDS] = {};
+	unsigned int i, best = MI_FILES_MEMCG_CANDS;
+	unsigned long most = 0;
+
+	w->memcg_inodes++;
+	mi_memcg_pass(w, mapping, c, false);
+	for (i = 0; i < MI_FILES_MEMCG_CANDS; i++) {
+		c[i].cand = c[i].pages;
+		c[i].pages = 0;
+	}
+	if (!w->err)
+		mi_memcg_pass(w, mapping, c, true);
+	for (i = 0; i < MI_FILES_MEMCG_CANDS && !w->err; i++) {
+		if (c[i].pages > most) {
+			most = c[i].pages;
+			best = i;
+		}
+	}
+	for (i = 0; i < MI_FILES_MEMCG_CANDS; i++)
+		if (c[i].ref && i != best)
+			css_put(&c[i].memcg->css);
+	return best < MI_FILES_MEMCG_CANDS ? c[best].memcg : NULL;
+}
+
+static void mi_memcg_put(struct mem_cgroup *memcg)
+{
+	if (memcg)
+		css_put(&memcg->css);
+}
+
+/*
+ * The memcg's cgroup path as /proc/PID/cgroup shows it (from the root of
+ * its hierarchy); cgroup_path() takes kernfs' rename lock, so no other lock
+ * is held here.  Blanks and backslashes octal, as /proc/mounts escapes them.
+ */
+static void mi_files_print_memcg(struct seq_file *m, struct mi_files_walk *w,
+				 struct mem_cgroup *memcg)
+{
+	if (memcg && cgroup_path(memcg->css.cgroup, w->buf, PATH_MAX) >= 0)
+		seq_escape(m, w->buf, " \t\n\\");
+	else
+		seq_putc(m, '-');
+}
+#else
+static struct mem_cgroup *mi_files_memcg(struct mi_files_walk *w,
+					 struct address_space *mapping)
+{
+	return NULL;
+}
+
+static void mi_memcg_put(struct mem_cgroup *memcg)
+{
+}
+
+static void mi_files_print_memcg(struct seq_file *m, struct mi_files_walk *w,
+				 struct mem_cgroup *memcg)
+{
+	seq_putc(m, '-');
+}
+#endif
+
 /* The path of @inode within its file system, into @e->path ("-": none). */
 static void mi_files_path(struct mi_files_walk *w, struct inode *inode,
 			  struct mi_files_ent *e)
@@ -230,6 +427,7 @@ static void mi_files_inode(struct mi_files_walk *w, struct inode *inode)
 {
 	struct address_space *mapping = inode->i_mapping;
 	struct mi_files_ent *e;
+	struct mem_cgroup *memcg = NULL;
 	unsigned long pages, dirty, wb;
 
 	pages = READ_ONCE(mapping->nrpages);
@@ -245,15 +443,25 @@ static void mi_files_inode(struct mi_files_walk *w, struct inode *inode)
 	w->writeback += wb;
 	if (!pages)
 		return;
-	if (w->used < w->top) {
-		e = &w->heap[w->used++];
-	} else {
+	if (w->used == w->top) {
 		struct mi_files_ent cand = { .pages = pages, .ino = inode->i_ino };
 
 		if (!mi_ent_less(&w->heap[0], &cand))
 			return;
-		e = &w->heap[0];
 	}
+	/* only for an inode that enters the top N: the vote walks its folios */
+	if (w->memcg) {
+		memcg = mi_files_memcg(w, mapping);
+		if (w->err)
+			return;
+	}
+	if (w->used < w->top) {
+		e = &w->heap[w->used++];
+	} else {
+		e = &w->heap[0];
+		mi_memcg_put(e->memcg);
+	}
+	e->memcg = memcg;
 	e->pages = pages;
 	e->dirty = dirty;
 	e->writeback = wb;
@@ -334,7 +542,10 @@ static int mi_ent_cmp_desc(const void *a, const void *b)
 
 static int mi_files_show(struct seq_file *m, void *v)
 {
-	struct mi_files_walk w = { .top = READ_ONCE(mi_files_top) };
+	struct mi_files_walk w = {
+		.top = READ_ONCE(mi_files_top),
+		.memcg = !mem_cgroup_disabled(),
+	};
 	u64 start;
 	unsigned int i;
 
@@ -358,17 +569,21 @@ static int mi_files_show(struct seq_file *m, void *v)
 	for (i = 0; i < w.used; i++) {
 		const struct mi_files_ent *e = &w.heap[i];
 
-		seq_printf(m, "%02x:%02x %lu %lu %lu %lu - %s\n",
+		seq_printf(m, "%02x:%02x %lu %lu %lu %lu ",
 			   MAJOR(e->dev), MINOR(e->dev), e->ino, e->pages,
-			   e->dirty, e->writeback, e->path);
+			   e->dirty, e->writeback);
+		mi_files_print_memcg(m, &w, e->memcg);
+		seq_printf(m, " %s\n", e->path);
 	}
 	seq_printf(m, "# total: inodes %lu pages %lu dirty %lu writeback %lu busy_inodes %lu busy_pages %lu\n",
 		   w.inodes, w.pages, w.dirty, w.writeback, w.busy_inodes,
 		   w.busy_pages);
-	seq_printf(m, "# walk: supers %lu top %u shown %u lock_holds %lu elapsed_ns %llu\n",
-		   w.supers, w.top, w.used, w.lock_holds,
-		   ktime_get_ns() - start);
+	seq_printf(m, "# walk: supers %lu top %u shown %u lock_holds %lu memcg_inodes %lu memcg_pages %lu elapsed_ns %llu\n",
+		   w.supers, w.top, w.used, w.lock_holds, w.memcg_inodes,
+		   w.memcg_pages, ktime_get_ns() - start);
 out:
+	for (i = 0; w.heap && i < w.used; i++)
+		mi_memcg_put(w.heap[i].memcg);
 	kfree(w.buf);
 	kvfree(w.heap);
 	return w.err;
@@ -416,8 +631,16 @@ void mi_files_init(void)
 	mi_cap_set(&caps[MI_ROW_WRITEBACK], true,
 		   "entries marked PAGECACHE_TAG_WRITEBACK in the mapping's xarray, in pages (%s)",
 		   MI_ENTRY_PAGES_HOW);
-	mi_cap_set(&caps[MI_ROW_CGROUP], false,
-		   "not provided: naming the cgroup charged for most of an inode's pages takes a walk of every folio's memcg with a bounded tally per inode, which this module does not do; - rather than a guess");
+	if (!MI_HAVE_MEMCG)
+		mi_cap_set(&caps[MI_ROW_CGROUP], false,
+			   "the kernel is built without CONFIG_MEMCG: page cache is charged to no cgroup; -");
+	else if (mem_cgroup_disabled())
+		mi_cap_set(&caps[MI_ROW_CGROUP], false,
+			   "the memory controller is disabled (cgroup_disable=memory): page cache is charged to no cgroup; -");
+	else
+		mi_cap_set(&caps[MI_ROW_CGROUP], true,
+			   "the memcg charged for the most of the inode's cached pages (%s), by a vote over its folios for the inodes that enter the top N: %u candidates (Misra-Gries), then their exact pages; cgroup_path() of its cgroup, as /proc/PID/cgroup shows it; - where uncharged pages are the most",
+			   MI_MEMCG_HOW, MI_FILES_MEMCG_CANDS);
 	mi_caps_register(&mi_files_table, caps, MI_NR_ROWS);
 }
 

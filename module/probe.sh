@@ -274,4 +274,13 @@ probe MI_HAVE_INLINE_IGET "$fs_h" 'static inline void __iget('
 # "mm: Introduce struct folio" (7b230db3b8d3, v5.16): folio_nr_pages().
 probe MI_HAVE_FOLIO_NR_PAGES "$srctree/include/linux/mm.h" 'folio_nr_pages('
 
+# The memory cgroup a page-cache page is charged to: page->mem_cgroup up to
+# "mm: memcontrol: Use helpers to read page's memcg data" (bcfe06bf2622,
+# v5.11), which added page_memcg() over page->memcg_data; folio_memcg()
+# from "mm/memcg: Add folio_memcg() and related functions" (61374127431a,
+# v5.16).
+memcontrol_h=$srctree/include/linux/memcontrol.h
+probe MI_HAVE_FOLIO_MEMCG "$memcontrol_h" 'struct mem_cgroup \*folio_memcg('
+probe MI_HAVE_PAGE_MEMCG "$memcontrol_h" 'struct mem_cgroup \*page_memcg('
+
 echo "$flags"

@@ -5,7 +5,9 @@
 # on a tmpfs file the suite writes sparsely, on busybox (the guest's own, which the suite did
 # not write) and, where the guest has Debian's ext4 module, on an ext4 file system on a brd
 # ramdisk: pages read by another process, dirty pages after a write without sync (exactly the
-# pages written, 0 after sync); the total against /proc/meminfo Cached + Buffers in a
+# pages written, 0 after sync); the cgroup of a file written (tmpfs) and of one read (ext4)
+# by a process in a new cgroup v2 child, and of one written from the root cgroup, against
+# that process's /proc/PID/cgroup; the total against /proc/meminfo Cached + Buffers in a
 # bracket; under churn and four concurrent readers.  docs/files.md.
 . "${ST_DIR:-$(dirname "$0")}/lib.sh"
 . "$ST_DIR/lib_mm.sh"
@@ -13,7 +15,9 @@
 KNOB=/sys/module/meminspect/parameters/files_top
 DRIVERS=/meminspect/drivers
 EXT4=/meminspect/ext4
-mnt_tmp= mnt_ext4= knob_was=
+CG=/sys/fs/cgroup
+CGC=mi-files
+mnt_tmp= mnt_ext4= knob_was= cg_mounted= cg_child=
 files_restore()
 {
 	churn_kill
@@ -21,6 +25,9 @@ files_restore()
 	[ -z "$mnt_tmp" ] || umount "$mnt_tmp"
 	[ -z "$mnt_ext4" ] || umount "$mnt_ext4"
 	rmmod brd 2> /dev/null
+	# page cache still charged to it leaves it dying, which rmdir allows
+	[ -z "$cg_child" ] || rmdir "$CG/$CGC"
+	[ -z "$cg_mounted" ] || umount "$CG"
 }
 mi_setup files files_restore
 churn_pid=
@@ -29,7 +36,32 @@ require_file "$MI_DIR/files"
 require_caps "files: the walk" files.walk
 
 check_header "files: header" "$MI_DIR/files" "dev ino pages dirty writeback cgroup path"
-check_eq "files: capabilities says why cgroup is not given" "$(cap_available files.cgroup)" no
+
+# ---- the cgroup: the memory controller as cgroup v2's root lists it ----
+if ! awk -v cg="$CG" '$2 == cg && $3 == "cgroup2" { f = 1 } END { exit !f }' /proc/mounts; then
+	mkdir -p "$CG" && mount -t cgroup2 none "$CG" && cg_mounted=1
+fi
+memcg_on=no
+grep -qw memory "$CG/cgroup.controllers" 2> /dev/null && memcg_on=yes
+check_eq "files: files.cgroup available as cgroup.controllers lists memory" \
+	"$(cap_available files.cgroup)" "$memcg_on"
+if [ "$memcg_on" = yes ]; then
+	echo +memory > "$CG/cgroup.subtree_control" 2> /dev/null
+	mkdir "$CG/$CGC" && cg_child=1 || fail "files: mkdir $CG/$CGC"
+fi
+# in_cgroup CMD...: run CMD in the child cgroup, its /proc/self/cgroup v2 path in $T/cgpath
+in_cgroup()
+{
+	sh -c 'echo $$ > "$1/cgroup.procs" &&
+		awk -F: "\$1 == 0 { print \$3 }" /proc/self/cgroup > "$2" && shift 2 && "$@"' \
+		sh "$CG/$CGC" "$T/cgpath" "$@"
+}
+# files_cg DESC DEV INO FILE EXPECTED: the cgroup files gives inode DEV INO in FILE
+files_cg()
+{
+	check_eq "$1" "$(awk -v d="$2" -v i="$3" 'NR > 1 && !/^#/ && $1 == d && $2 == i { print $6 }' "$4")" \
+		"$5"
+}
 
 # ---- the knob ----
 read -r knob_was < "$KNOB"
@@ -83,6 +115,28 @@ for off in 0 3 7 100 101 102 500 1023; do
 done
 against "$mnt_tmp/sparse" "files: tmpfs sparse file"
 check_eq "files: tmpfs sparse file has the 8 pages written" "$(files_row $(awk '{ print $1, $2 }' "$T/m1") "$T/f" | cut -d' ' -f1-3)" "8 0 0"
+root_cg=$(awk -F: '$1 == 0 { print $3 }' /proc/self/cgroup)
+if [ -n "$cg_child" ]; then
+	# written by this shell: charged to its cgroup (the root one here)
+	files_cg "files: tmpfs file written from cgroup $root_cg names it" \
+		$(awk '{ print $1, $2 }' "$T/m1") "$T/f" "$root_cg"
+	# two files, each 10 pages written by one cgroup then 30 by the other: the one charged
+	# for the most pages is named, not the first's
+	dd if=/dev/zero of="$mnt_tmp/incg" bs=4096 count=10 2> /dev/null
+	in_cgroup dd if=/dev/zero of="$mnt_tmp/incg" bs=4096 seek=10 count=30 conv=notrunc \
+		2> /dev/null || fail "files: a write in $CGC"
+	in_cgroup dd if=/dev/zero of="$mnt_tmp/inroot" bs=4096 count=10 2> /dev/null ||
+		fail "files: a write in $CGC"
+	dd if=/dev/zero of="$mnt_tmp/inroot" bs=4096 seek=10 count=30 conv=notrunc 2> /dev/null
+	"$ST_DIR/progs/mincount" "$mnt_tmp/incg" "$mnt_tmp/inroot" > "$T/m3"
+	cat "$MI_DIR/files" > "$T/f"
+	files_cg "files: tmpfs file, 30 of 40 pages written in $(cat "$T/cgpath"), names it" \
+		$(awk 'NR == 1 { print $1, $2 }' "$T/m3") "$T/f" "$(cat "$T/cgpath")"
+	files_cg "files: tmpfs file, 30 of 40 pages written in $root_cg, names it" \
+		$(awk 'NR == 2 { print $1, $2 }' "$T/m3") "$T/f" "$root_cg"
+else
+	skip "files: the cgroup of tmpfs files" "$(cap_detail files.cgroup)"
+fi
 
 # ---- a file the suite did not write: busybox, read by a process ----
 cat /bin/busybox > /dev/null
@@ -113,10 +167,18 @@ absent*) skip "files: ext4" "$st" ;;
 		dd if=/dev/urandom of="$mnt_ext4/data" bs=4096 count=2048 2> /dev/null
 		sync
 		echo 1 > /proc/sys/vm/drop_caches
-		# another process reads 1 MiB of it at offset 2 MiB: the cache is what it read and
-		# what readahead added, which mincore() reports
-		dd if="$mnt_ext4/data" of=/dev/null bs=4096 skip=512 count=256 2> /dev/null
+		# another process (in the child cgroup where there is one) reads 1 MiB of it at
+		# offset 2 MiB: the cache is what it read and what readahead added, which mincore()
+		# reports, and is charged to that process's cgroup
+		if [ -n "$cg_child" ]; then
+			in_cgroup dd if="$mnt_ext4/data" of=/dev/null bs=4096 skip=512 count=256 2> /dev/null
+		else
+			dd if="$mnt_ext4/data" of=/dev/null bs=4096 skip=512 count=256 2> /dev/null
+		fi
 		against "$mnt_ext4/data" "files: ext4 file read"
+		[ -z "$cg_child" ] ||
+			files_cg "files: ext4 file read in $(cat "$T/cgpath") names it" \
+				$(awk '{ print $1, $2 }' "$T/m1") "$T/f" "$(cat "$T/cgpath")"
 		# 17 pages written without sync: dirty until writeback (30 s away by default)
 		dd if=/dev/zero of="$mnt_ext4/data" bs=4096 seek=1500 count=17 conv=notrunc 2> /dev/null
 		cat "$MI_DIR/files" > "$T/fd"

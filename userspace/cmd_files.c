@@ -12,9 +12,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* integers after dev ("MAJ:MIN", hex) but cgroup, a path or - */
 int check_files(const struct mi_table *t)
 {
-	return view_check_integers(t, 1);	/* after dev ("MAJ:MIN", hex) */
+	int cg = mi_field_index(t, "cgroup");
+
+	for (size_t r = 0; r < mi_nrecords(t); r++)
+		for (size_t col = 1; col + 1 < mi_nfields(t); col++) {
+			const char *v = mi_value(t, r, col);
+
+			if (mi_is_none(v))
+				continue;
+			if ((int)col == cg ? v[0] != '/' : !mi_is_integer(v))
+				return view_format_error(t, r, (int)col == cg ?
+							 "cgroup is not a path" :
+							 "value is not an integer", v);
+		}
+	return ST_OK;
 }
 
 /*
