@@ -29,8 +29,8 @@ static inline unsigned long mi_inode_state(struct inode *inode)
  * __iget(): a reference on an inode found on a list, under i_lock, that may
  * have none yet (ihold() warns there).  Out of line and not exported up to
  * 6.1 (mi_iget_call, resolved through ksyms by files.c); a static inline
- * of fs.h in the 6.12 and 7.3 headers ("fs: make __iget() a static inline",
- * hash not checked here).
+ * of fs.h since "inode: make __iget() a static inline" (v6.12, merged with
+ * the bcachefs tree; its mainline hash not checked here).
  */
 #ifdef MI_HAVE_INLINE_IGET
 #define MI_IGET_NEEDS_KSYM	false

@@ -267,8 +267,9 @@ fs_h=$srctree/include/linux/fs.h
 # 6.12's; hash not checked here): i_state behind accessors.
 probe MI_HAVE_INODE_STATE_READ "$fs_h" 'inode_state_read('
 
-# __iget() a static inline of fs.h (6.12 and 7.3 headers; out of line and
-# unexported in 5.10's and 6.1's): else files.c calls it through ksyms.
+# "inode: make __iget() a static inline" (v6.12, merged with the bcachefs
+# tree; out of line and unexported in 5.10's and 6.1's headers): else
+# files.c calls it through ksyms.
 probe MI_HAVE_INLINE_IGET "$fs_h" 'static inline void __iget('
 
 # "mm: Introduce struct folio" (7b230db3b8d3, v5.16): folio_nr_pages().
