@@ -178,6 +178,15 @@ static const struct command commands[] = {
 	  "--json prints {\"armed\": 1, \"mode\": \"exact\", ... (the note's pairs),\n"
 	  "\"call_sites\": [{\"live_objs\": N, ..., \"site\": \"...\"}, ...]}\n"
 	  "(\"caches\": [...] under --by cache).\n" },
+	{ "files", cmd_files, CMD_WATCH | CMD_FILES,
+	  "the page cache by inode: pages, dirty, writeback per file; a total",
+	  "Prints the module's files table: the inodes with the most page-cache pages\n"
+	  "(at most the module's files_top, default 100), most first, with dirty and\n"
+	  "writeback pages; each path gets its mount point from /proc/self/mountinfo,\n"
+	  "as /proc/PID/maps prints it. The total over every inode is in a note.\n"
+	  "  --top N           only the first N rows (more than files_top: raise the\n"
+	  "                    module's /sys/module/meminspect/parameters/files_top)\n"
+	  "--json prints the records as objects.\n" },
 	{ "slab", cmd_slab, CMD_WATCH | CMD_SLAB,
 	  "slab caches: sizes, counts, waste and growth (a slabtop)",
 	  "Prints the module's slabs file, one row per slab cache, sorted.\n"
@@ -520,8 +529,8 @@ static int check_options(struct ctx *ctx, const struct command *cmd)
 		return mi_bad_usage("export needs a format: --prometheus (or --json)");
 	if (x->textfile_dir && c->json)
 		return mi_bad_usage("--textfile-dir writes the Prometheus text format: drop --json");
-	if (s->top && !(cmd->flags & (CMD_SLAB | CMD_ALLOCS)))
-		return mi_bad_usage("--top is a slab and allocs option");
+	if (s->top && !(cmd->flags & (CMD_SLAB | CMD_ALLOCS | CMD_FILES)))
+		return mi_bad_usage("--top is a slab, allocs and files option");
 	if (s->aliases && !(cmd->flags & CMD_SLAB))
 		return mi_bad_usage("--aliases is a slab option");
 	if (ctx->opts.pa.types && !(cmd->flags & CMD_TYPES))
