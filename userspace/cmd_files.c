@@ -4,6 +4,7 @@
  * mount point, as /proc/PID/maps prints it; --top N keeps the first N rows.
  */
 #include "cli.h"
+#include "mountinfo.h"
 #include "parse.h"
 #include "status.h"
 #include "views.h"
@@ -31,44 +32,6 @@ int check_files(const struct mi_table *t)
 	return ST_OK;
 }
 
-/*
- * The mount point of dev (hex "MAJ:MIN" as the module prints it) whose root is a prefix of
- * path, from /proc/self/mountinfo ($MEMINSPECT_MOUNTINFO for tests): mount point and root
- * into mnt/root; false if none.
- */
-static bool mount_of(const char *dev, const char *path, char *mnt, size_t mlen, char *root,
-		     size_t rlen)
-{
-	const char *file = getenv("MEMINSPECT_MOUNTINFO");
-	unsigned int dmaj, dmin, maj, min;
-	char line[8192], r[4096], m[4096];
-	bool found = false;
-	FILE *f;
-
-	if (sscanf(dev, "%x:%x", &dmaj, &dmin) != 2)
-		return false;
-	f = fopen(file ? file : "/proc/self/mountinfo", "r");
-	if (!f)
-		return false;
-	while (!found && fgets(line, sizeof(line), f)) {
-		size_t n;
-
-		if (sscanf(line, "%*u %*u %u:%u %4095s %4095s", &maj, &min, r, m) != 4 ||
-		    maj != dmaj || min != dmin)
-			continue;
-		n = strlen(r);
-		if (!strcmp(r, "/"))
-			n = 0;
-		if (strncmp(path, r, n) || (path[n] && path[n] != '/'))
-			continue;
-		snprintf(mnt, mlen, "%s", m);
-		snprintf(root, rlen, "%s", n ? r : "");
-		found = true;
-	}
-	fclose(f);
-	return found;
-}
-
 int cmd_files(const struct mi_cli *c, struct cmd_opts *o)
 {
 	struct mi_table *t, *v;
@@ -85,15 +48,12 @@ int cmd_files(const struct mi_cli *c, struct cmd_opts *o)
 	}
 	pc = mi_field_index(v, "path");
 	for (size_t r = 0; r < mi_nrecords(t); r++) {
-		const char *p = mi_get(t, r, "path");
-		char mnt[4096], root[4096];
+		char full[8192], fstype[64];
 
 		mi_table_copy_record(v, t, r);
-		if (p && p[0] == '/' &&
-		    mount_of(mi_get(t, r, "dev"), p, mnt, sizeof(mnt), root, sizeof(root)))
-			mi_table_setf(v, r, (size_t)pc, "%s%s",
-				      strcmp(mnt, "/") ? mnt : "",
-				      p + strlen(root));
+		if (mi_mount_path(mi_get(t, r, "dev"), mi_get(t, r, "path"), full, sizeof(full),
+				  fstype, sizeof(fstype)))
+			mi_table_set(v, r, (size_t)pc, full);
 	}
 	mi_table_copy_notes(v, t);
 	mi_table_free(t);

@@ -11,6 +11,7 @@
  * holders '-' and a note naming it; nothing here is required but the census.
  */
 #include "cli.h"
+#include "mountinfo.h"
 #include "parse.h"
 #include "status.h"
 #include "views.h"
@@ -113,16 +114,47 @@ static void procs_name(const struct mi_table *t, size_t r, char *buf, size_t len
 	snprintf(buf, len, "%s[%s]", mi_get(t, r, "comm"), mi_get(t, r, "pid"));
 }
 
-static long long files_kb(const struct mi_table *t, size_t r, const struct rank_src *s)
+/*
+ * Is the inode of files' record r shmem (its pages the census's shmem, not
+ * file)? Its mount's type says: tmpfs, devtmpfs. An inode on no listed mount
+ * is on the kernel's internal shm mount when its name says so (memfd_create(),
+ * SysV shm), else page cache (a file system lazily unmounted).
+ */
+static bool files_shmem(const struct mi_table *t, size_t r)
+{
+	const char *path = mi_get(t, r, "path");
+	char full[8192], fstype[64];
+
+	if (!mi_mount_path(mi_get(t, r, "dev"), path, full, sizeof(full), fstype, sizeof(fstype)))
+		return !strncmp(path, "/memfd:", 7) || !strncmp(path, "/SYSV", 5);
+	return !strcmp(fstype, "tmpfs") || !strcmp(fstype, "devtmpfs");
+}
+
+static long long files_pages_kb(const struct mi_table *t, size_t r, const struct rank_src *s)
 {
 	long long p = num(t, r, "pages");
 
 	return p < 0 ? -1 : p * s->page_kb;
 }
 
+static long long files_kb(const struct mi_table *t, size_t r, const struct rank_src *s)
+{
+	return files_shmem(t, r) ? 0 : files_pages_kb(t, r, s);
+}
+
+static long long files_shmem_kb(const struct mi_table *t, size_t r, const struct rank_src *s)
+{
+	return files_shmem(t, r) ? files_pages_kb(t, r, s) : 0;
+}
+
+/* the path as /proc/PID/maps prints it, where a mount is found */
 static void files_name(const struct mi_table *t, size_t r, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s", mi_get(t, r, "path"));
+	char fstype[64];
+
+	if (!mi_mount_path(mi_get(t, r, "dev"), mi_get(t, r, "path"), buf, len, fstype,
+			   sizeof(fstype)))
+		snprintf(buf, len, "%s", mi_get(t, r, "path"));
 }
 
 static long long slabs_kb(const struct mi_table *t, size_t r, const struct rank_src *s)
@@ -208,23 +240,32 @@ static void hold_file(const struct rank_src *s, char *buf, size_t len)
 	top_of(s->files, files_kb, files_name, s, "", buf, len);
 }
 
+/* "; " and the cgroups' top by kb_of() after what buf holds, if any */
+static void then_cgroups(const struct rank_src *s,
+			 long long (*kb_of)(const struct mi_table *, size_t, const struct rank_src *),
+			 char *buf, size_t len)
+{
+	size_t o = strlen(buf);
+
+	if (!s->cgroups || o + 3 > len)
+		return;
+	if (o)
+		memcpy(buf + o, "; ", 3), o += 2;
+	top_of(s->cgroups, kb_of, cgroup_name, s, "cgroups: ", buf + o, len - o);
+	if (o && !buf[o])
+		buf[o - 2] = '\0';
+}
+
 static void hold_shmem(const struct rank_src *s, char *buf, size_t len)
 {
-	top_of(s->cgroups, cgroup_shmem_kb, cgroup_name, s, "cgroups: ", buf, len);
+	top_of(s->files, files_shmem_kb, files_name, s, "", buf, len);
+	then_cgroups(s, cgroup_shmem_kb, buf, len);
 }
 
 static void hold_slab(const struct rank_src *s, char *buf, size_t len)
 {
 	top_of(s->slabs, slabs_kb, name_field, s, "", buf, len);
-	if (s->cgroups && strlen(buf) + 2 < len) {
-		size_t o = strlen(buf);
-
-		if (o)
-			buf[o++] = ';', buf[o++] = ' ', buf[o] = '\0';
-		top_of(s->cgroups, cgroup_slab_kb, cgroup_name, s, "cgroups: ", buf + o, len - o);
-		if (!buf[o] && o)
-			buf[o - 2] = '\0';
-	}
+	then_cgroups(s, cgroup_slab_kb, buf, len);
 }
 
 static void hold_dying(const struct rank_src *s, char *buf, size_t len)

@@ -73,10 +73,12 @@ is "where without the pages file: fails, naming it" "1 yes" \
 # ---- the ranked figures and their holders ----
 # The census of fixtures/where (kB): free 926676 (buddy_free 903388 + free_other 23288),
 # reserved 66956, shmem 18396, slab 14944, hugetlb 8192, anon 4384, unaccounted 2268,
-# pagetable 128. Holder files with known figures, their file rows added to capabilities.
+# pagetable 128; and page_cache 2400, added below. Holder files with known figures, their file rows added to capabilities.
 WR=$tmp/where-rank
 mkdir -p "$WR/allocs"
-cp "$W/summary" "$W/pages" "$FX/slabs/slabs" "$WR/"
+cp "$W/summary" "$FX/slabs/slabs" "$WR/"
+# page cache the guest had none of: 600 pages unmapped in DMA32 (2400 kB at 4 KiB pages)
+awk '$2 == "DMA32" && $3 == "file_unmapped" { $4 = 600; $5 = 2457600 } { print }' "$W/pages" >"$WR/pages"
 cp "$FX/allocs/table" "$WR/allocs/table"
 { cat "$W/capabilities"
   printf '%s\n' "procs file yes every process's rollup" "files file yes the page cache by inode" \
@@ -86,16 +88,20 @@ pk=$(($(getconf PAGESIZE) / 1024))
 printf '%s\n' "pid rss_kb anonymous_kb comm" "1 900 100 init" "200 5000 4000 big app" \
 	"300 700 300 sshd" "400 200 50 sh" >"$WR/procs"
 printf '%s\n' "dev ino pages dirty writeback cgroup path" "08:01 12 300 0 0 /a /var/log/syslog" \
-	"08:01 13 200 0 0 - /usr/bin/bash" "00:1a 7 100 1 0 / /tmp/x" "08:01 14 1 0 0 - /etc/passwd" \
+	"08:01 13 200 0 0 - /usr/bin/bash" "00:1a 7 100 1 0 / /x" "08:01 14 1 0 0 - /etc/passwd" \
 	"# total: inodes 4 pages 601 dirty 1 writeback 0 busy_inodes 0 busy_pages 0" >"$WR/files"
 printf '%s\n' "id state anon_pages file_pages shmem_pages slab_bytes path" \
 	"1 online 10 10 5 1048576 /" "20 online 100 50 40 4194304 /system.slice/x.service" \
 	"30 dying 0 300 0 2097152 /system.slice/gone.scope" "31 dying 0 10 0 0 /old" >"$WR/cgroups"
+# ext4 on /, a tmpfs on /tmp: /x of 00:1a is /tmp/x, shmem
+printf '%s\n' "20 1 8:1 / / rw,relatime - ext4 /dev/sda1 rw" "22 20 0:26 / /tmp rw - tmpfs tmpfs rw" \
+	>"$tmp/where-mountinfo"
+export MEMINSPECT_MOUNTINFO=$tmp/where-mountinfo
 run "$M" --dir "$WR" where
 rank=$(awk '/^$/ { exit } NR > 1 && !/^#/' <<<"$out")
 is "where: exit 0, no holder file missing" "0 " "$rc $(grep 'not named' <<<"$err$out")"
 is "where: the figures ranked largest first, numbered 1.." \
-	"1 free 926676|2 reserved 66956|3 shmem 18396|4 slab 14944|5 hugetlb 8192|6 anon 4384|7 dying_cgroups $(((300 + 10) * pk + 2048))|8 unaccounted 2268|9 pagetable 128" \
+	"1 free 926676|2 reserved 66956|3 shmem 18396|4 slab 14944|5 hugetlb 8192|6 anon 4384|7 dying_cgroups $(((300 + 10) * pk + 2048))|8 page_cache 2400|9 unaccounted 2268|10 pagetable 128" \
 	"$(awk '{ print $1, $2, $3 }' <<<"$rank" | sort -k3,3nr | paste -sd '|')"
 is "where: ranks follow kb" "$(awk '{ print $3 }' <<<"$rank" | sort -nr | paste -sd ' ')" \
 	"$(awk '{ print $3 }' <<<"$rank" | paste -sd ' ')"
@@ -108,8 +114,11 @@ is "where: slab's holders: the top caches by memory_bytes, then the cgroups by s
 	"$(awk '$2 == "slab" { sub(/^ *[0-9]+ +slab +[0-9]+ +[0-9.]+ +/, ""); sub(/; cgroups:.*/, ""); print }' <<<"$rank" | cut -d, -f1-2)"
 has "where: slab names the cgroup charged the most slab" "cgroups: /system.slice/x.service (4096 kB), /system.slice/gone.scope (2048 kB), / (1024 kB)" \
 	"$(awk '$2 == "slab"' <<<"$rank")"
-is "where: shmem's holders: the cgroups by shmem pages" \
-	"cgroups: /system.slice/x.service ($((40 * pk)) kB), / ($((5 * pk)) kB)" \
+is "where: page_cache's holders: the files by pages, none on a tmpfs, paths from mountinfo" \
+	"/var/log/syslog ($((300 * pk)) kB), /usr/bin/bash ($((200 * pk)) kB), /etc/passwd ($pk kB)" \
+	"$(awk '$2 == "page_cache" { sub(/^ *[0-9]+ +page_cache +[0-9]+ +[0-9.-]+ +/, ""); print }' <<<"$out")"
+is "where: shmem's holders: the files on a tmpfs, then the cgroups by shmem pages" \
+	"/tmp/x ($((100 * pk)) kB); cgroups: /system.slice/x.service ($((40 * pk)) kB), / ($((5 * pk)) kB)" \
 	"$(awk '$2 == "shmem" { sub(/^ *[0-9]+ +shmem +[0-9]+ +[0-9.]+ +/, ""); print }' <<<"$rank")"
 is "where: dying_cgroups: the dying cgroups' pages and slab, the largest first" \
 	"/system.slice/gone.scope ($((300 * pk + 2048)) kB), /old ($((10 * pk)) kB)" \
@@ -128,4 +137,4 @@ grep -v '^procs \|^files ' "$WR/capabilities" >"$WR/c" && mv "$WR/c" "$WR/capabi
 run "$M" --dir "$WR" where
 is "where: a module without procs or files: exit 0, those holders '-', each named in a note" \
 	"0 - 2" "$rc $(awk '$2 == "anon" { print $5 }' <<<"$out") $(grep -c -e '^# no procs file' -e '^# no files file' <<<"$out")"
-unset MEMINSPECT_PROC
+unset MEMINSPECT_PROC MEMINSPECT_MOUNTINFO
