@@ -628,6 +628,17 @@ mi_lockdown_stop()
 	exit 0
 }
 
+# mi_ext4_ready DIR: Debian's ext4 usable, its modules loaded from DIR (kernel-fetch's ext4
+# set: status builtin, or load-order and the .ko files), or status 1
+mi_ext4_ready()
+{
+	[ -r "$1/status" ] && [ "$(cat "$1/status")" = builtin ] && return 0
+	[ -r "$1/load-order" ] || return 1
+	while read -r _e4_ko; do
+		insmod "$1/$_e4_ko" 2> /dev/null || grep -q "^${_e4_ko%.ko} " /proc/modules || return 1
+	done < "$1/load-order"
+}
+
 # require_reader: the reader is installed, or one failure and the test file ends
 require_reader()
 {

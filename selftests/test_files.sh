@@ -143,19 +143,11 @@ cat /bin/busybox > /dev/null
 against /bin/busybox "files: /bin/busybox"
 
 # ---- ext4 on a brd ramdisk: read, then dirty ----
-ext4_ready()
-{
-	[ -r "$EXT4/status" ] && [ "$(cat "$EXT4/status")" = builtin ] && return 0
-	[ -r "$EXT4/load-order" ] || return 1
-	while read -r ko; do
-		insmod "$EXT4/$ko" 2> /dev/null || grep -q "^${ko%.ko} " /proc/modules || return 1
-	done < "$EXT4/load-order"
-}
 st=$(cat "$EXT4/status" 2> /dev/null)
 case $st in
 absent*) skip "files: ext4" "$st" ;;
 *)
-	if ! ext4_ready; then
+	if ! mi_ext4_ready "$EXT4"; then
 		fail "files: ext4 modules load (${st:-no $EXT4 in the guest})"
 	elif ! { rmmod brd 2> /dev/null; insmod "$DRIVERS/brd.ko" rd_nr=1 rd_size=65536; } ||
 		! mke2fs -q /dev/ram0 > /dev/null 2>&1 ||

@@ -116,7 +116,7 @@ static void procs_name(const struct mi_table *t, size_t r, char *buf, size_t len
 
 /*
  * Is the inode of files' record r shmem (its pages the census's shmem, not
- * file)? Its mount's type says: tmpfs, devtmpfs. An inode on no listed mount
+ * file)? Its mount's type says: tmpfs, devtmpfs, rootfs. An inode on no listed mount
  * is on the kernel's internal shm mount when its name says so (memfd_create(),
  * SysV shm), else page cache (a file system lazily unmounted).
  */
@@ -127,7 +127,8 @@ static bool files_shmem(const struct mi_table *t, size_t r)
 
 	if (!mi_mount_path(mi_get(t, r, "dev"), path, full, sizeof(full), fstype, sizeof(fstype)))
 		return !strncmp(path, "/memfd:", 7) || !strncmp(path, "/SYSV", 5);
-	return !strcmp(fstype, "tmpfs") || !strcmp(fstype, "devtmpfs");
+	/* rootfs: an initramfs root, tmpfs wherever the kernel has tmpfs (init/do_mounts.c) */
+	return !strcmp(fstype, "tmpfs") || !strcmp(fstype, "devtmpfs") || !strcmp(fstype, "rootfs");
 }
 
 static long long files_pages_kb(const struct mi_table *t, size_t r, const struct rank_src *s)
@@ -147,14 +148,19 @@ static long long files_shmem_kb(const struct mi_table *t, size_t r, const struct
 	return files_shmem(t, r) ? files_pages_kb(t, r, s) : 0;
 }
 
-/* the path as /proc/PID/maps prints it, where a mount is found */
+/*
+ * the path as /proc/PID/maps prints it, where a mount is found; an inode
+ * without a name (a block device's, an unlinked file's) as dev:ino
+ */
 static void files_name(const struct mi_table *t, size_t r, char *buf, size_t len)
 {
+	const char *path = mi_get(t, r, "path");
 	char fstype[64];
 
-	if (!mi_mount_path(mi_get(t, r, "dev"), mi_get(t, r, "path"), buf, len, fstype,
-			   sizeof(fstype)))
-		snprintf(buf, len, "%s", mi_get(t, r, "path"));
+	if (mi_is_none(path))
+		snprintf(buf, len, "inode %s:%s", mi_get(t, r, "dev"), mi_get(t, r, "ino"));
+	else if (!mi_mount_path(mi_get(t, r, "dev"), path, buf, len, fstype, sizeof(fstype)))
+		snprintf(buf, len, "%s", path);
 }
 
 static long long slabs_kb(const struct mi_table *t, size_t r, const struct rank_src *s)
