@@ -65,6 +65,8 @@ static const struct mi_file {
 	  0600 },
 	{ "vmas", &mi_vmas_fops,
 	  "one row per VMA of one process, with its page-walk figures", 0600 },
+	{ "procs", &mi_procs_fops,
+	  "every process's page-walk rollup, one record each, pids of the reader's pid namespace" },
 	{ "pressure", &mi_pressure_fops,
 	  "reclaim counters with per-open deltas, PSI memory, watermark distances, kswapd" },
 	{ "files", &mi_files_fops,

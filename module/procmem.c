@@ -40,6 +40,7 @@ enum {
 	MI_ROW_PID,
 	MI_ROW_MAX_MAP_COUNT,
 	MI_ROW_HUGETLB,
+	MI_ROW_PROCS,
 	MI_NR_ROWS
 };
 
@@ -50,6 +51,7 @@ static struct mi_cap mi_pm_caps[MI_NR_ROWS] = {
 	[MI_ROW_MAX_MAP_COUNT] = { .name = "mm.max_map_count",
 				   .kind = MI_CAP_FIELD },
 	[MI_ROW_HUGETLB] = { .name = "mm.hugetlb", .kind = MI_CAP_FIELD },
+	[MI_ROW_PROCS] = { .name = "procs_pids", .kind = MI_CAP_MECHANISM },
 };
 
 static struct mi_cap_table mi_pm_table;
@@ -79,7 +81,7 @@ static void mi_put_kb(struct seq_file *m, unsigned long bytes)
  * the swap helpers (mm.swap_pss unavailable) swap_kb misses shmem swap and
  * swap_pss_kb cannot split shared entries: both are "-", not a wrong number.
  */
-static void mi_put_mss(struct seq_file *m, const struct mi_mss *s)
+void mi_put_mss(struct seq_file *m, const struct mi_mss *s)
 {
 	unsigned long v[] = {
 		s->resident, s->pss >> MI_PSS_SHIFT,
@@ -104,12 +106,6 @@ static void mi_put_mss(struct seq_file *m, const struct mi_mss *s)
 	}
 }
 
-#define MI_MSS_HEADER "rss_kb pss_kb pss_dirty_kb pss_anon_kb pss_file_kb " \
-	"pss_shmem_kb uss_kb shared_clean_kb shared_dirty_kb "		\
-	"private_clean_kb private_dirty_kb referenced_kb anonymous_kb "	\
-	"lazyfree_kb anon_huge_kb shmem_pmd_kb file_pmd_kb swap_kb "	\
-	"swap_pss_kb locked_kb shared_hugetlb_kb private_hugetlb_kb"
-
 /* ---- mm ---- */
 
 #define MI_MM_HEADER "pid total_vm_kb hiwater_vm_kb mm_rss_kb mm_anon_kb " \
@@ -118,14 +114,6 @@ static void mi_put_mss(struct seq_file *m, const struct mi_mss *s)
 	"pgtables_bytes map_count max_map_count start_code end_code "	  \
 	"start_data end_data start_brk brk start_stack vmas_walked "	  \
 	MI_MSS_HEADER " comm\n"
-
-struct mi_mm_fig {
-	unsigned long total_vm, hiwater_vm, anon, file, shmem, hiwater_rss;
-	unsigned long data_vm, exec_vm, stack_vm, locked_vm, pinned_vm, swap;
-	unsigned long pgtables, start_code, end_code, start_data, end_data;
-	unsigned long start_brk, brk, start_stack;
-	int map_count;
-};
 
 /* The figures task_mem() prints for /proc/PID/status; mmap_lock held. */
 static void mi_mm_figures(struct mm_struct *mm, struct mi_mm_fig *g)
@@ -151,6 +139,28 @@ static void mi_mm_figures(struct mm_struct *mm, struct mi_mm_fig *g)
 	g->start_brk = mm->start_brk;
 	g->brk = mm->brk;
 	g->start_stack = mm->start_stack;
+}
+
+/*
+ * The rollup walk of w->mm into w->mss, and with @g the mm_struct figures
+ * in the same hold of mmap_lock (taken killably; the walk drops it between
+ * bounded parts).  *vmas counts the VMAs walked.  mm and procs share it.
+ */
+int mi_walk_mm(struct mi_walk *w, struct mi_mm_fig *g, unsigned long *vmas)
+{
+	struct vm_area_struct *vma;
+	int err;
+
+	err = mi_walk_lock(w);
+	if (err)
+		return err;
+	if (g)
+		mi_mm_figures(w->mm, g);
+	vma = mi_pm.walk ? mi_walk_next_vma(w, 0) : NULL;
+	if (vma)
+		err = mi_walk_range(w, vma, 0, ULONG_MAX, vmas);
+	mi_walk_unlock(w);
+	return err;
 }
 
 /* " 0x%lx": seq_put_hex_ll() is not exported to modules */
@@ -222,7 +232,6 @@ static int mi_mm_show(struct seq_file *m, void *unused)
 	struct mi_mm_fig g;
 	struct mi_found f;
 	struct mi_walk w = { };
-	struct vm_area_struct *vma;
 	unsigned long vmas = 0;
 	int err;
 
@@ -236,14 +245,7 @@ static int mi_mm_show(struct seq_file *m, void *unused)
 	}
 	w.mm = f.mm;
 	w.mss = &mss;
-	err = mi_walk_lock(&w);
-	if (err)
-		goto put;
-	mi_mm_figures(f.mm, &g);
-	vma = mi_pm.walk ? mi_walk_next_vma(&w, 0) : NULL;
-	if (vma)
-		err = mi_walk_range(&w, vma, 0, ULONG_MAX, &vmas);
-	mi_walk_unlock(&w);
+	err = mi_walk_mm(&w, &g, &vmas);
 	if (err)
 		goto put;
 
@@ -545,7 +547,7 @@ const struct file_operations mi_vmas_fops = {
 void mi_procmem_init(void)
 {
 	struct mi_ksym_set walk = MI_KSYM_SET_INIT, swap, pid = MI_KSYM_SET_INIT;
-	struct mi_ksym_set map_count = MI_KSYM_SET_INIT;
+	struct mi_ksym_set map_count = MI_KSYM_SET_INIT, procs;
 	struct mi_cap *caps = mi_pm_caps;
 	const char *ptl_sym = mi_pte_map_lock_sym();	/* compat_procmem.h */
 
@@ -600,6 +602,14 @@ void mi_procmem_init(void)
 	mi_pm.access = pid.ok;
 	mi_ksym_set_row(&caps[MI_ROW_PID], &pid,
 			"pid written to the open file; mm_access(PTRACE_MODE_READ_FSCREDS) (not exported) via ksyms, as /proc/PID/smaps");
+
+	/* find_ge_pid is exported from 6.x on, not on 5.10: looked up */
+	procs = (struct mi_ksym_set){ .ok = mi_pm.access,
+				      .missing = pid.missing };
+	mi_ksym_static_call(&procs, mi_find_ge_pid, "find_ge_pid");
+	mi_pm.procs = procs.ok;
+	mi_ksym_set_row(&caps[MI_ROW_PROCS], &procs,
+			"thread groups as /proc lists them: find_ge_pid (not exported on every kernel) via ksyms, pids of the opener's pid namespace; mm_access as /proc/PID/smaps_rollup");
 
 	mi_pm.max_map_count = (int *)mi_ksym_in(&map_count, "sysctl_max_map_count");
 	mi_ksym_set_row(&caps[MI_ROW_MAX_MAP_COUNT], &map_count,

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * mm and vmas: one process's memory, as /proc/PID/status, smaps_rollup and
- * smaps show it (docs/procmem.md).
+ * smaps show it; procs: every process's rollup (docs/procmem.md).
  */
 #ifndef MI_PROCMEM_H
 #define MI_PROCMEM_H
@@ -13,5 +13,6 @@ void mi_procmem_exit(void);
 
 extern const struct file_operations mi_mm_fops;
 extern const struct file_operations mi_vmas_fops;
+extern const struct file_operations mi_procs_fops;
 
 #endif /* MI_PROCMEM_H */

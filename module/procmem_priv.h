@@ -2,7 +2,8 @@
 /*
  * What the pieces of mm and vmas share (docs/procmem.md): procmem.c (the
  * two files, their capabilities rows and init), procmem_walk.c (the page
- * walk) and procmem_target.c (the process a file shows).
+ * walk), procmem_target.c (the process a file shows) and procmem_procs.c
+ * (procs: every process's rollup).
  */
 #ifndef MI_PROCMEM_PRIV_H
 #define MI_PROCMEM_PRIV_H
@@ -14,6 +15,7 @@
 #include <linux/pid.h>
 #include <linux/sched.h>
 #include <linux/sched/mm.h>
+#include <linux/seq_file.h>
 #include <linux/shmem_fs.h>
 #include <linux/static_call.h>
 #include <linux/swap.h>
@@ -30,6 +32,7 @@ struct mi_pm_state {
 	bool swap;		/* swp_swapcount and the shmem swap helpers */
 	bool swap_figs;		/* swap_kb, swap_pss_kb are right (mm.swap_pss) */
 	bool access;		/* mm_access: other pids may be chosen */
+	bool procs;		/* mm_access and find_ge_pid: the procs file */
 	int *max_map_count;	/* sysctl_max_map_count */
 };
 
@@ -37,14 +40,15 @@ extern struct mi_pm_state mi_pm;
 
 /*
  * Unexported helpers, found once at init (procmem.c) and called directly
- * (ksyms.h): the walk's in procmem_walk.c, mm_access in procmem_target.c;
- * shmem_mapping, vm_normal_page and the PTE table's map-and-lock are
- * compat_procmem.h's.
+ * (ksyms.h): the walk's in procmem_walk.c, mm_access in procmem_target.c,
+ * find_ge_pid in procmem_procs.c; shmem_mapping, vm_normal_page and the
+ * PTE table's map-and-lock are compat_procmem.h's.
  */
 DECLARE_STATIC_CALL(mi_walk_page_range, walk_page_range);
 DECLARE_STATIC_CALL(mi_walk_page_vma, walk_page_vma);
 DECLARE_STATIC_CALL(mi_vm_normal_page_pmd, vm_normal_page_pmd);
 DECLARE_STATIC_CALL(mi_mm_access, mm_access);
+DECLARE_STATIC_CALL(mi_find_ge_pid, find_ge_pid);
 DECLARE_STATIC_CALL(mi_swp_swapcount, swp_swapcount);
 DECLARE_STATIC_CALL(mi_shmem_swap_usage, shmem_swap_usage);
 DECLARE_STATIC_CALL(mi_shmem_partial_swap_usage, shmem_partial_swap_usage);
@@ -109,6 +113,26 @@ int mi_walk_yield(struct mi_walk *w, bool force);
 struct vm_area_struct *mi_walk_next_vma(struct mi_walk *w, unsigned long addr);
 int mi_walk_range(struct mi_walk *w, struct vm_area_struct *vma,
 		  unsigned long addr, unsigned long end, unsigned long *nr);
+
+/* ---- what mm and procs print (procmem.c) ---- */
+
+#define MI_MSS_HEADER "rss_kb pss_kb pss_dirty_kb pss_anon_kb pss_file_kb " \
+	"pss_shmem_kb uss_kb shared_clean_kb shared_dirty_kb "		\
+	"private_clean_kb private_dirty_kb referenced_kb anonymous_kb "	\
+	"lazyfree_kb anon_huge_kb shmem_pmd_kb file_pmd_kb swap_kb "	\
+	"swap_pss_kb locked_kb shared_hugetlb_kb private_hugetlb_kb"
+
+/* The figures task_mem() prints for /proc/PID/status. */
+struct mi_mm_fig {
+	unsigned long total_vm, hiwater_vm, anon, file, shmem, hiwater_rss;
+	unsigned long data_vm, exec_vm, stack_vm, locked_vm, pinned_vm, swap;
+	unsigned long pgtables, start_code, end_code, start_data, end_data;
+	unsigned long start_brk, brk, start_stack;
+	int map_count;
+};
+
+int mi_walk_mm(struct mi_walk *w, struct mi_mm_fig *g, unsigned long *vmas);
+void mi_put_mss(struct seq_file *m, const struct mi_mss *s);
 
 /* ---- the target process (procmem_target.c) ---- */
 

@@ -173,10 +173,11 @@ for pair in mem_total_bytes:MemTotal hugepage_size_bytes:Hugepagesize:hugepage_s
 	fi
 done
 
-# ---- files of one process: mm and vmas are never exported ---------------------
+# ---- files of one process: mm and vmas are never exported; procs per pid ------
 
 # Read without a written pid they show the reader itself: with or without
-# --per-pid no sample of theirs and no pid label (docs/export.md).
+# --per-pid no sample of theirs (docs/export.md); no pid label without
+# --per-pid, and with it only procs' (every process, pid a label).
 for pp in "" --per-pid; do
 	w=${pp:-(no --per-pid)}
 	run_reader "export --prometheus $w" "$MI_READER" export --prometheus $pp
@@ -189,8 +190,20 @@ for pp in "" --per-pid; do
 		check "export $w: $f left out, with a comment" \
 			grep -q "^# meminspect: $f left out: " "$T/out"
 	done
-	check "export $w: no mm/vmas sample, no pid label" \
-		sh -c "! grep -Eq '^meminspect_(mm|vmas)_|pid=' '$T/out'"
+	check "export $w: no mm/vmas sample" \
+		sh -c "! grep -Eq '^meminspect_(mm|vmas)_' '$T/out'"
+	if [ -z "$pp" ]; then
+		check "export $w: no pid label" sh -c "! grep -q 'pid=' '$T/out'"
+	elif [ "$(cap_available procs_pids)" = yes ]; then
+		# procs: every process's rollup, one family per figure, pid a label
+		n=$(grep -c '^meminspect_procs_pss_bytes{pid="[0-9]*"} [0-9]' "$T/out")
+		others=$(grep 'pid=' "$T/out" | grep -v '^meminspect_procs_' | head -n 3)
+		check "export $w: procs' figures per pid ($n processes), pid labels on nothing else" \
+			sh -c "[ '$n' -gt 2 ] && [ -z '$others' ] && grep -q '^meminspect_procs_pss_bytes{pid=\"1\"} ' '$T/out'"
+	else
+		check "export $w: no pid label (no procs here: $(cap_detail procs_pids))" \
+			sh -c "! grep -q 'pid=' '$T/out'"
+	fi
 	[ -n "$pp" ] && cp "$T/out" "$T/per-pid.prom"
 done
 

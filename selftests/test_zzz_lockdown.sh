@@ -6,7 +6,8 @@
 # bit (mm, vmas, the knobs), the lockdown capabilities row says so, every
 # read-only file still reads, and through /dev/meminspect/ mm and vmas of a
 # target equal its smaps_rollup, status and smaps exactly, allocs and latency
-# arm and count, and the reader's mm, vmas, top, export and report work; the
+# arm and count, and the reader's mm, vmas, top, export and report work; procs
+# reads and top, which reads it and needs no mirror, equals it; the
 # injector's knobs are refused and the reader names the lockdown. Raised to
 # confidentiality: arming tracing is refused, mm still equals smaps_rollup,
 # and no file or reader output shows a kernel address.
@@ -91,6 +92,35 @@ check_eq "integrity: meminspect mm's rss_kb is smaps_rollup's Rss" "$rss" \
 	"$(awk '$1 == "Rss:" { print $2 }' "/proc/$tpid/smaps_rollup")"
 check "integrity: meminspect top lists the target" \
 	sh -c "'$MI_READER' top 2>/dev/null | awk '\$1 == $tpid { f = 1 } END { exit !f }'"
+# procs (read-only) reads; top reads it in one go, so it works with no
+# mirror at all, and its rows are procs' (the stopped target's exactly; the
+# same processes but the two readers)
+kill -STOP "$tpid" "$cpid"
+if sh -c 'echo $$ > "$1"; exec cat "$2"' sh "$T/cat.pid" "$MI_DIR/procs" > "$T/procs" 2> "$T/err"; then
+	ok "integrity: procs reads ($(($(wc -l < "$T/procs") - 1)) processes)"
+else
+	fail "integrity: procs reads"
+	tap_diag < "$T/err"
+fi
+mkdir -p "$T/nodev"
+sh -c 'echo $$ > "$1"; exec "$2" top' sh "$T/top.pid" "$MI_READER" > "$T/top" 2> "$T/err"
+st=$?
+MEMINSPECT_DEV_DIR=$T/nodev "$MI_READER" top > "$T/top.nodev" 2> "$T/err.nodev"
+check "integrity: meminspect top with no mirror exits 0 (it reads procs, not mm): $? $(head -n 1 "$T/err.nodev")" \
+	test -s "$T/top.nodev" -a ! -s "$T/err.nodev"
+# top's columns, from procs: pid rss_kb pss_kb uss_kb swap_kb swap_pss_kb comm
+awk 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } /^#/ { next }
+     { print $c["pid"], $c["rss_kb"], $c["pss_kb"], $c["uss_kb"], $c["swap_kb"], $c["swap_pss_kb"], $c["comm"] }' \
+	"$T/procs" > "$T/procs.cols"
+awk 'NR > 1 && $1 ~ /^[0-9]+$/ { print $1, $2, $3, $4, $5, $6, $7 }' "$T/top" > "$T/top.cols"
+tgt=$(awk -v a="$tpid" -v b="$cpid" '$1 == a || $1 == b' "$T/top.cols" | sort)
+check "integrity: meminspect top exits 0 ($st) and its rows of the stopped target equal procs' ($(echo $tgt))" \
+	sh -c "test $st = 0 && test -n '$tgt' && test '$tgt' = \"\$(awk -v a=$tpid -v b=$cpid '\$1 == a || \$1 == b' '$T/procs.cols' | sort)\""
+cut -d' ' -f1 "$T/procs.cols" | grep -vx "$(cat "$T/cat.pid")" | sort > "$T/procs.pids"
+cut -d' ' -f1 "$T/top.cols" | grep -vx "$(cat "$T/top.pid")" | sort > "$T/top.pids"
+check "integrity: meminspect top lists procs' processes ($(wc -l < "$T/top.pids") but the readers)" \
+	cmp -s "$T/procs.pids" "$T/top.pids"
+kill -CONT "$tpid" "$cpid"
 n=$("$MI_READER" export --prometheus 2>/dev/null | grep -c '^meminspect_')
 check "integrity: meminspect export prints the module's metrics ($n samples)" [ "$n" -gt 50 ]
 

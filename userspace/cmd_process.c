@@ -2,7 +2,8 @@
 /*
  * mm, vmas, top: one process's memory and every process's (the module's
  * docs/procmem.md).  A PID is written to the open file, then the file is
- * read; top re-targets one open file per process.
+ * read; top reads procs, every process in one read, and with a module
+ * that has no procs re-targets one open mm per process.
  */
 #include "access.h"
 #include "cli.h"
@@ -243,22 +244,71 @@ int cmd_vmas(const struct mi_cli *c, struct cmd_opts *o)
 	return st;
 }
 
-/* top: every process's mm rollup, one open file re-targeted per pid. */
-int cmd_top(const struct mi_cli *c, struct cmd_opts *o)
+/* top's table, the sums and counts its note gives */
+struct top_acc {
+	struct mi_table *all;
+	unsigned long long pss, uss;
+	unsigned int n;
+};
+
+/* One mm or procs record into top's table, if it has rollup figures. */
+static void top_add(struct top_acc *a, const struct mi_table *t, size_t r)
 {
-	static const char *const cols[] = {
-		"pid", "rss_kb", "pss_kb", "uss_kb", "swap_kb", "swap_pss_kb", "comm", NULL };
-	struct mi_table *t, *all = NULL;
+	if (mi_is_none(mi_get(t, r, "pss_kb")))
+		return;
+	mi_table_copy_record(a->all, t, r);
+	a->pss += (unsigned long long)num_of(mi_get(t, r, "pss_kb"));
+	a->uss += (unsigned long long)num_of(mi_get(t, r, "uss_kb"));
+	a->n++;
+}
+
+/*
+ * top from procs: every process in one open and read (docs/procmem.md).
+ * ST_OK, an error status, or -1 when the module has no procs (an older
+ * module, or no mm_access on this kernel): then top asks mm, pid by pid.
+ */
+static int top_procs(const struct mi_cli *c, struct top_acc *a)
+{
+	struct mi_table *t;
+	struct mi_error e;
+	char path[4096];
+	int fd = mi_open(&c->acc, "procs", O_RDONLY, path, sizeof(path));
+	int st;
+
+	if (fd < 0) {
+		if (errno == ENOENT || errno == EOPNOTSUPP)
+			return -1;
+		e.sys_errno = errno;
+		snprintf(e.msg, sizeof(e.msg), "%.400s: %s", path, strerror(errno));
+		return mi_open_failed(&c->acc, &e);
+	}
+	t = mi_table_read_fd(fd, path, &e);
+	close(fd);
+	if (!t) {
+		fprintf(stderr, "meminspect: %s\n", e.msg);
+		return ST_FORMAT;
+	}
+	st = view_require(t, mm_fields);
+	for (size_t r = 0; !st && r < mi_nrecords(t); r++)
+		top_add(a, t, r);
+	if (!st)
+		mi_table_add_note(a->all, "%u processes: pss %llu kB, uss %llu kB in all (procs, one read); kernel threads, exited processes and those not permitted are not listed",
+				  a->n, a->pss, a->uss);
+	mi_table_free(t);
+	return st;
+}
+
+/* top from mm: one open file re-targeted per pid of /proc (older modules). */
+static int top_mm(const struct mi_cli *c, struct top_acc *a)
+{
+	struct mi_table *t;
 	char path[4096], proc[300];
-	unsigned long long pss = 0, uss = 0;
-	unsigned int n = 0, skipped = 0;
+	unsigned int skipped = 0;
 	struct mi_error e;
 	struct dirent *d;
-	int fd, st = ST_OK, err;
+	int fd, err;
 	DIR *dir;
 
-	if (o->proc.sort && !process_sort_field(o->proc.sort))
-		return mi_bad_usage("--sort takes rss, pss, uss or swap, not '%s'", o->proc.sort);
 	fd = mi_open(&c->acc, "mm", O_RDWR, path, sizeof(path));
 	if (fd < 0) {
 		e.sys_errno = errno;
@@ -269,14 +319,8 @@ int cmd_top(const struct mi_cli *c, struct cmd_opts *o)
 	dir = opendir(strcmp(c->acc.sysfs, "/sys") ? proc : "/proc");
 	if (!dir) {
 		fprintf(stderr, "meminspect: /proc: %s\n", strerror(errno));
-		st = ST_FORMAT;
-		goto out;
-	}
-	all = mi_table_new("top", cols, &e);
-	if (!all) {
-		fprintf(stderr, "meminspect: %s\n", e.msg);
-		st = ST_FORMAT;
-		goto out;
+		close(fd);
+		return ST_FORMAT;
 	}
 	while ((d = readdir(dir))) {
 		if (!process_is_pid(d->d_name))
@@ -288,28 +332,42 @@ int cmd_top(const struct mi_cli *c, struct cmd_opts *o)
 		}
 		if (read_table(fd, path, &t))
 			continue;
-		if (mi_nrecords(t) == 1 && !view_require(t, mm_fields) &&
-		    !mi_is_none(mi_get(t, 0, "pss_kb"))) {
-			mi_table_copy_record(all, t, 0);
-			pss += (unsigned long long)num_of(mi_get(t, 0, "pss_kb"));
-			uss += (unsigned long long)num_of(mi_get(t, 0, "uss_kb"));
-			n++;
-		}
+		if (mi_nrecords(t) == 1 && !view_require(t, mm_fields))
+			top_add(a, t, 0);
 		mi_table_free(t);
 	}
-	mi_table_add_note(all, "%u processes: pss %llu kB, uss %llu kB in all; %u could not be read (exited or not permitted); kernel threads have no user memory",
-			  n, pss, uss, skipped);
-	if (mi_table_error(all)) {
-		st = view_build_failed(all, "top");
-		goto out;
-	}
-	st = sort_rows(&o->proc, all, "pss");
-	if (!st)
-		st = view_show(c, all, "top");
-out:
-	if (dir)
-		closedir(dir);
-	mi_table_free(all);
+	mi_table_add_note(a->all, "%u processes: pss %llu kB, uss %llu kB in all; %u could not be read (exited or not permitted); kernel threads have no user memory",
+			  a->n, a->pss, a->uss, skipped);
+	closedir(dir);
 	close(fd);
+	return ST_OK;
+}
+
+/* top: every process's rollup, from procs, else from mm pid by pid. */
+int cmd_top(const struct mi_cli *c, struct cmd_opts *o)
+{
+	static const char *const cols[] = {
+		"pid", "rss_kb", "pss_kb", "uss_kb", "swap_kb", "swap_pss_kb", "comm", NULL };
+	struct top_acc a = { 0 };
+	struct mi_error e;
+	int st;
+
+	if (o->proc.sort && !process_sort_field(o->proc.sort))
+		return mi_bad_usage("--sort takes rss, pss, uss or swap, not '%s'", o->proc.sort);
+	a.all = mi_table_new("top", cols, &e);
+	if (!a.all) {
+		fprintf(stderr, "meminspect: %s\n", e.msg);
+		return ST_FORMAT;
+	}
+	st = top_procs(c, &a);
+	if (st < 0)
+		st = top_mm(c, &a);
+	if (!st && mi_table_error(a.all))
+		st = view_build_failed(a.all, "top");
+	if (!st)
+		st = sort_rows(&o->proc, a.all, "pss");
+	if (!st)
+		st = view_show(c, a.all, "top");
+	mi_table_free(a.all);
 	return st;
 }

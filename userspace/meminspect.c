@@ -232,9 +232,10 @@ static const struct command commands[] = {
 	  "--json prints an array of objects, one per VMA.\n"
 	  "--watch SECONDS repeats it every SECONDS, as for summary.\n" },
 	{ "top", cmd_top, CMD_WATCH | CMD_SORT, "every process by PSS and USS, like smem",
-	  "meminspect top [--sort rss|pss|uss|swap]: the mm rollup of every process\n"
-	  "that may be read, largest PSS first (or by --sort); kernel threads and\n"
-	  "processes that exit meanwhile are left out (a note counts them).\n"
+	  "meminspect top [--sort rss|pss|uss|swap]: the rollup of every process\n"
+	  "that may be read, largest PSS first (or by --sort), from the module's procs\n"
+	  "file in one read (from mm, pid by pid, with a module without procs);\n"
+	  "kernel threads and processes that exit meanwhile are left out.\n"
 	  "--json prints an array of objects: [{\"pid\": 1, \"rss_kb\": ..., \"comm\": \"init\"}, ...].\n"
 	  "--watch SECONDS repeats it every SECONDS, as for summary.\n" },
 	{ "fault", NULL, CMD_OWN_ARGS, fault_brief, NULL },

@@ -206,3 +206,28 @@ run env MEMINSPECT_SYSFS="$LS" MEMINSPECT_DEV_DIR="$MIR" MI_SHIM_PIDS="$D:$MIR" 
 	MI_SHIM_LOCKED="$D" LD_PRELOAD="$SHIM" "$MD" mm
 is "EPERM from a directory that is not debugfs: no fallback to the mirror, exit 12" "12 " \
 	"$rc $(grep -v 'kernel lockdown (confidentiality)' <<<"$err")"
+
+# ---- a module with procs: top reads it, read-only, under lockdown with no mirror ----
+
+cp "$FX/procs/procs" "$D/procs"
+chmod 400 "$D/procs"
+echo "procs file yes every process's page-walk rollup" >>"$D/capabilities"
+lk none open "$LK/nowhere" -- top
+want_rc=$rc want_out=$out
+lk integrity locked "$LK/nowhere" -- top
+is "lockdown=integrity, no mirror, procs: top exits 0, nothing on stderr" "0 " "$rc $err"
+is "lockdown=integrity, no mirror, procs: top as without lockdown" \
+	"$want_rc"$'\n'"$want_out" "$rc"$'\n'"$out"
+is "lockdown=integrity, no mirror, procs: top's rows are procs' records, by pss" \
+	"1 107 108 110 111 109" "$(awk 'NR > 1 && $1 ~ /^[0-9]+$/ { printf "%s%s", s, $1; s = " " }' <<<"$out")"
+has "lockdown=integrity, no mirror, procs: one read of procs" "(procs, one read)" "$out"
+lk confidentiality locked "$LK/nowhere" -- top
+is "lockdown=confidentiality, no mirror, procs: top exits 0" "0 " "$rc $err"
+lk integrity locked "$LK/nowhere" -- export --prometheus --per-pid
+has "lockdown=integrity, procs: export --per-pid has procs' figures per pid" \
+	'meminspect_procs_pss_bytes{pid="107"} 351232' "$out"
+lk integrity locked "$LK/nowhere" -- export --prometheus
+has "lockdown=integrity, procs: export without --per-pid leaves procs out, says so" \
+	"# meminspect: procs left out: per-process rows (--per-pid)" "$out"
+rm "$D/procs"
+sed -i '/^procs file /d' "$D/capabilities"

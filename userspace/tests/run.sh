@@ -187,7 +187,7 @@ note: 0 rows" "$out"
 lib=$(cd "$here/../../selftests" && pwd)/lib.sh
 : >"$tmp/queries"
 : >"$tmp/want"
-for f in "$FX"/module/* "$FX"/procmem/* "$FX"/slabs/* "$FX"/fault/* "$FX"/mm/* "$FX"/parse/notes; do
+for f in "$FX"/module/* "$FX"/procmem/* "$FX"/procs/* "$FX"/slabs/* "$FX"/fault/* "$FX"/mm/* "$FX"/parse/notes; do
 	"$P" parse "$f" >"$tmp/parsed" || continue
 	awk -v file="$f" -v q="$tmp/queries" -v w="$tmp/want" '
 	NR == 1 { sub(/^fields: /, ""); nf = split($0, name, "|"); next }
@@ -483,6 +483,36 @@ is "mm PID on a copy of the files: usage error, never writes the copy" "2 0" \
 	"$rc $(cmp -s "$FX/procmem/mm" <(head -n 2 "$FX/procmem/mm"); echo $?)"
 run "$M" --dir "$FX/procmem" vmas 1 2
 is "vmas with two PIDs: usage error" 2 "$rc"
+
+# ---- top from procs (fixture: a 6.1 guest's procs, every process in one read) ----
+
+run "$M" --dir "$FX/procs" top
+is "top from procs: exit 0, nothing on stderr" "0 " "$rc $err"
+is "top from procs: every record, largest pss first, ties in pid order" "1 107 108 110 111 109" \
+	"$(awk 'NR > 1 && $1 ~ /^[0-9]+$/ { printf "%s%s", s, $1; s = " " }' <<<"$out")"
+is "top from procs: pid rss pss uss swap swap_pss comm of a record" "107 1592 343 52 0 0 sh" \
+	"$(awk '$1 == 107 { print $1, $2, $3, $4, $5, $6, $7 }' <<<"$out")"
+has "top from procs: the note sums pss and uss and says it was one read" \
+	"# 6 processes: pss 2048 kB, uss 452 kB in all (procs, one read)" "$out"
+run "$M" --dir "$FX/procs" top --sort rss
+is "top --sort rss from procs: largest rss first" "1 107 108 110 111 109" \
+	"$(awk 'NR > 1 && $1 ~ /^[0-9]+$/ { printf "%s%s", s, $1; s = " " }' <<<"$out")"
+run "$M" --dir "$FX/procs" --json top
+jq -e 'length == 6 and .[0].pid == 1 and .[0].pss_kb == 500 and .[0].uss_kb == 188
+	and .[5].comm == "sleep" and (.[0] | keys | length) == 7' >/dev/null <<<"$out"
+ok $? "top --json from procs: one object per process, numbers, comm" "$out"
+# with procs present, top never writes a pid to mm (a copy here: it would be changed)
+mkdir -p "$tmp/procs_mm"
+cp "$FX/procs/procs" "$FX/procmem/mm" "$tmp/procs_mm/"
+run "$M" --dir "$tmp/procs_mm" top
+is "top with procs and mm: procs' rows, mm left as it was" \
+	"0 1 107 108 110 111 109 same" \
+	"$rc $(awk 'NR > 1 && $1 ~ /^[0-9]+$/ { printf "%s ", $1 }' <<<"$out")$(cmp -s "$FX/procmem/mm" "$tmp/procs_mm/mm" && echo same)"
+# procs' records without walk figures (the walk unavailable: "-") are left out, as mm's
+sed '2,3s/^\([0-9]*\) [0-9]* [0-9]* /\1 - - /' "$FX/procs/procs" >"$tmp/procs_mm/procs"
+run "$M" --dir "$tmp/procs_mm" top
+is "top from procs: a record whose pss is - is left out" "0 108 110 111 109" \
+	"$rc $(awk 'NR > 1 && $1 ~ /^[0-9]+$/ { printf "%s%s", s, $1; s = " " }' <<<"$out")"
 
 # a module of another version: every command warns on stderr and still works (exit 0)
 echo 0.0.9 >"$tmp/sys/module/meminspect/version"
