@@ -16,6 +16,7 @@
 #include "mirror.h"
 #include "buddy.h"
 #include "capabilities.h"
+#include "cgroups.h"
 #include "fault.h"
 #include "ksyms.h"
 #include "latency.h"
@@ -64,6 +65,9 @@ static const struct mi_file {
 	  0600 },
 	{ "vmas", &mi_vmas_fops,
 	  "one row per VMA of one process, with its page-walk figures", 0600 },
+	{ "cgroups", &mi_cgroups_fops,
+	  "one record per memory cgroup, live or dying, with its anon, file and shmem pages from the census",
+	  0444 },
 	{ "pressure", &mi_pressure_fops,
 	  "reclaim counters with per-open deltas, PSI memory, watermark distances, kswapd" },
 };
@@ -80,6 +84,7 @@ static void mi_state_exit(void)
 	mi_kernel_caps_exit();
 	mi_pressure_exit();
 	mi_procmem_exit();
+	mi_cgroups_exit();
 	mi_pages_exit();
 	mi_buddy_exit();
 	mi_zones_exit();
@@ -100,6 +105,7 @@ static int __init mi_init(void)
 	mi_zones_init();
 	mi_buddy_init();
 	mi_pages_init();
+	mi_cgroups_init();
 	mi_procmem_init();
 	mi_pressure_init();
 	mi_kernel_caps_init();

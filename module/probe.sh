@@ -260,4 +260,19 @@ probe MI_HAVE_VMSCAN_TP_MEMCG "$srctree/include/trace/events/vmscan.h" \
 grep -q 'sysctl_compact_memory' "$srctree/include/linux/compaction.h" 2>/dev/null &&
 	flag MI_COMPACTSTALL_COUNTS_SKIPPED
 
+# "mm: memcg: introduce page->memcg_data" (bcfe06bf2622, v5.11): the
+# page's memcg and flag bits in one word, read racily by page_memcg_check();
+# before it struct page had mem_cgroup (or, low bit set, a slab's
+# obj_cgroups vector) and no such helper.
+probe MI_HAVE_PAGE_MEMCG_CHECK "$srctree/include/linux/memcontrol.h" \
+	'page_memcg_check(struct page'
+
+# LRU folios charged through an obj_cgroup (in the 7.3 headers, not in
+# 6.12; the upstream series is "Eliminate Dying Memory Cgroup", the commit
+# that made folio_memcg() read folio_objcg(), hash not checked here): a
+# removed cgroup's page cache moves to its parent with its obj_cgroup, so
+# page cache no longer keeps a dying memcg.
+probe MI_HAVE_LRU_FOLIO_OBJCG "$srctree/include/linux/memcontrol.h" \
+	'folio and objcg binding stability'
+
 echo "$flags"
