@@ -40,7 +40,6 @@
 /* pfns looked at between two cond_resched() calls */
 #define MI_PAGES_STEP	4096
 
-
 static const char *const mi_pclass_names[MI_NR_PCLASS] = {
 	[MI_PC_BUDDY] = "buddy_free",
 	[MI_PC_FREE_OTHER] = "free_other",
