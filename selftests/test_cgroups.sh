@@ -10,7 +10,7 @@
 # cache, x.service shows dying with its file pages (or, where folios are
 # charged through obj_cgroups, they are its parent's), and after drop_caches
 # it is gone; 4 readers under churn and cgroup churn read complete tables.
-# Bounds: docs/tests.md (cgroups).
+# Bounds: docs/cgroups.md (Tests).
 . "${ST_DIR:-$(dirname "$0")}/lib.sh"
 . "$ST_DIR/lib_mm.sh"
 
@@ -126,7 +126,7 @@ snap_files "$T/x1" "$X/memory.stat" "$T/s1" "$S/memory.stat" "$T/a1" "$A/memory.
 sed -n '/^# walk/p;/^# unlisted/p;/^# uncharged/p' "$T/c" | tap_diag
 ncpu=$(nproc)
 # memory.stat lags the per-CPU charges it has not flushed: up to
-# MEMCG_CHARGE_BATCH (64) pages a CPU (docs/tests.md, cgroups)
+# MEMCG_CHARGE_BATCH (64) pages a CPU (docs/cgroups.md, Tests)
 lag=$((64 * ncpu * PG))
 # compare NAME PATH DIR-FILES: anon, file (file + shmem) and shmem of PATH's
 # subtree against memory.stat's before (${1}1) and after (${1}2)
@@ -230,6 +230,16 @@ if [ "$rd_mib" -gt 0 ]; then
 	if [ "$(cap_available cgroups.dying_page_cache)" = yes ]; then
 		check "cgroups: removed x.service is dying ($st) with its page cache ($xf3 of $xf bytes)" \
 			[ "$st" = dying -a "$xf3" -ge $((xf * 9 / 10)) ]
+		# the reader's --dying: x.service among its rows, no online row
+		if [ -x "$MI_READER" ]; then
+			got=$("$MI_READER" --json cgroups --dying 2> /dev/null |
+				awk -F'"' '$2 == "state" && $4 != "dying" { bad = 1 }
+					$2 == "path" && $4 == "/system.slice/x.service" { f = 1 }
+					END { print (f && !bad) ? "yes" : "no" }')
+			check_eq "cgroups: meminspect cgroups --dying lists x.service and no online cgroup" "$got" yes
+		else
+			fail "cgroups: $MI_READER is installed"
+		fi
 	else
 		# its obj_cgroup moves to system.slice, and its page cache with it,
 		# when the css goes offline: after rmdir, from a work item
