@@ -434,9 +434,9 @@ static inline int mi_kswapd_failures(pg_data_t *pgdat)
  * obj_cgroup (kmem pages; every folio with MI_HAVE_LRU_FOLIO_OBJCG) it is
  * dereferenced, and obj_cgroups are freed after a grace period.  The memcg
  * returned is only compared, never dereferenced.  page_memcg_check() came
- * with "mm: memcg: introduce page->memcg_data" (bcfe06bf2622, v5.11);
- * before it page->mem_cgroup, whose low bit marks a slab's obj_cgroups
- * vector ("mm: memcg/slab: obj_cgroup API", v5.9).
+ * with "mm: memcontrol: Use helpers to read page's memcg data"
+ * (bcfe06bf2622, v5.11); before it page->mem_cgroup, whose low bit marks
+ * a slab's obj_cgroups vector (per-object slab accounting, v5.9).
  */
 static inline struct mem_cgroup *mi_page_memcg(struct page *page)
 {

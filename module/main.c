@@ -18,6 +18,7 @@
 #include "capabilities.h"
 #include "cgroups.h"
 #include "fault.h"
+#include "files.h"
 #include "ksyms.h"
 #include "latency.h"
 #include "pressure.h"
@@ -70,6 +71,8 @@ static const struct mi_file {
 	  0444 },
 	{ "pressure", &mi_pressure_fops,
 	  "reclaim counters with per-open deltas, PSI memory, watermark distances, kswapd" },
+	{ "files", &mi_files_fops,
+	  "the page cache by inode: the top files_top inodes by pages, dirty, writeback; a total" },
 };
 
 static struct mi_cap mi_file_caps[ARRAY_SIZE(mi_files)];
@@ -82,6 +85,7 @@ static void mi_state_exit(void)
 	mi_caps_unregister(&mi_file_table);
 	mi_lockdown_exit();
 	mi_kernel_caps_exit();
+	mi_files_exit();
 	mi_pressure_exit();
 	mi_procmem_exit();
 	mi_cgroups_exit();
@@ -108,6 +112,7 @@ static int __init mi_init(void)
 	mi_cgroups_init();
 	mi_procmem_init();
 	mi_pressure_init();
+	mi_files_init();
 	mi_kernel_caps_init();
 	mi_lockdown_init();
 

@@ -260,10 +260,34 @@ probe MI_HAVE_VMSCAN_TP_MEMCG "$srctree/include/trace/events/vmscan.h" \
 grep -q 'sysctl_compact_memory' "$srctree/include/linux/compaction.h" 2>/dev/null &&
 	flag MI_COMPACTSTALL_COUNTS_SKIPPED
 
-# "mm: memcg: introduce page->memcg_data" (bcfe06bf2622, v5.11): the
-# page's memcg and flag bits in one word, read racily by page_memcg_check();
-# before it struct page had mem_cgroup (or, low bit set, a slab's
-# obj_cgroups vector) and no such helper.
+# files.c (compat_files.h).  fs.h of the running kernel:
+fs_h=$srctree/include/linux/fs.h
+
+# "fs: add inode_state_read() and friends" (in the 7.3 headers, not in
+# 6.12's; hash not checked here): i_state behind accessors.
+probe MI_HAVE_INODE_STATE_READ "$fs_h" 'inode_state_read('
+
+# "inode: make __iget() a static inline" (v6.12, merged with the bcachefs
+# tree; out of line and unexported in 5.10's and 6.1's headers): else
+# files.c calls it through ksyms.
+probe MI_HAVE_INLINE_IGET "$fs_h" 'static inline void __iget('
+
+# "mm: Introduce struct folio" (7b230db3b8d3, v5.16): folio_nr_pages().
+probe MI_HAVE_FOLIO_NR_PAGES "$srctree/include/linux/mm.h" 'folio_nr_pages('
+
+# The memory cgroup a page-cache page is charged to: page->mem_cgroup up to
+# "mm: memcontrol: Use helpers to read page's memcg data" (bcfe06bf2622,
+# v5.11), which added page_memcg() over page->memcg_data; folio_memcg()
+# from "mm/memcg: Add folio_memcg() and related functions" (61374127431a,
+# v5.16).
+memcontrol_h=$srctree/include/linux/memcontrol.h
+probe MI_HAVE_FOLIO_MEMCG "$memcontrol_h" 'struct mem_cgroup \*folio_memcg('
+probe MI_HAVE_PAGE_MEMCG "$memcontrol_h" 'struct mem_cgroup \*page_memcg('
+
+# page_memcg_check(), from the same commit as page_memcg() above
+# (bcfe06bf2622, v5.11): the page's memcg, or its obj_cgroup's, read racily
+# from page->memcg_data by the cgroups census; before it struct page had
+# mem_cgroup (or, low bit set, a slab's obj_cgroups vector).
 probe MI_HAVE_PAGE_MEMCG_CHECK "$srctree/include/linux/memcontrol.h" \
 	'page_memcg_check(struct page'
 

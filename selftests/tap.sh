@@ -14,6 +14,10 @@
 #   tap_count                results so far          tap_failures   failures so far
 #   tap_close                the plan "1..N" (stdout and FILE); status 1 if any failed
 #
+# TAP_PREFIX (optional): put before every result's description, so that a file run a second
+# time in another setting (test_zzz_lockdown.sh's pass at a raised lockdown level) reports
+# results that name that setting.
+#
 # The counts live in a file (TAP_COUNTER: "RESULTS FAILURES"), so results written from
 # subshells and child scripts count too and the numbers grow across all of them: run.sh
 # numbers every selftest file's results in one sequence this way. A counter tap.sh made itself
@@ -78,21 +82,21 @@ tap_open()
 tap_ok()
 {
 	_tap_next 0
-	_tap_line "ok $_tap_n - $*"
+	_tap_line "ok $_tap_n - ${TAP_PREFIX:-}$*"
 	_tap_clock
 }
 
 tap_fail()
 {
 	_tap_next 1
-	_tap_line "not ok $_tap_n - $*"
+	_tap_line "not ok $_tap_n - ${TAP_PREFIX:-}$*"
 	_tap_clock
 }
 
 tap_skip()
 {
 	_tap_next 0
-	_tap_line "ok $_tap_n - $1 # SKIP $2"
+	_tap_line "ok $_tap_n - ${TAP_PREFIX:-}$1 # SKIP $2"
 	_tap_clock
 }
 

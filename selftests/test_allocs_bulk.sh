@@ -103,7 +103,24 @@ else
 	rows "$T/loaded" | tap_diag
 fi
 
+# the suite's own knob refuses what is not "1" (kstrtobool: 0, n, off; text) and
+# frees nothing
+for v in 0 n abc 2; do
+	if (echo "$v" > "$P/release") 2> "$T/err"; then
+		fail "release rejects '$v'"
+	else
+		check "release rejects '$v': $(cat "$T/err")" grep -q "Invalid argument" "$T/err"
+	fi
+done
+check_read "release still reads 0" "$P/release" 0
+check_eq "the refused writes freed nothing: $N live" "$(sum "$A/table" 1)" $N
+
 echo 1 > "$P/release" || fail "release the objects"
+if (echo 1 > "$P/release") 2> "$T/err"; then
+	fail "a second release is refused (busy)"
+else
+	check "a second release is refused: $(cat "$T/err")" grep -q "busy" "$T/err"
+fi
 if wait_freed "$T/freed"; then
 	ok "freed by kmem_cache_free_bulk(), kfree_bulk() and kfree_rcu(): no object left live"
 else

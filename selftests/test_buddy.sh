@@ -157,6 +157,7 @@ done
 # ---- at rest ----
 mm_phase "buddy at rest" 3 buddy_snap "$REST"
 
+mi_lockdown_stop "walk_budget's range"
 # ---- walk_budget's range, at rest: nothing here needs the churn, which under
 # KASAN took ~30 s of the debug lane's CPU while these nine loads ran beside it
 for arg in walk_budget=0 walk_budget=-1 walk_budget=abc walk_budget=100001 \

@@ -394,6 +394,7 @@ check "pages: read 64 bytes per read(), the same records and zone notes (node, z
 # killed a third into the census must be gone within a third of it: the walk
 # checks for a fatal signal after every section, where without that check
 # it walked on to the end of the census (two thirds of it)
+mi_lockdown_stop "the killed census (test_census_step_ms)"
 STEP_MS=50
 if ! mi_reload test_census_step_ms=$STEP_MS; then
 	fail "pages: meminspect reloaded with test_census_step_ms=$STEP_MS"

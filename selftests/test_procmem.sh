@@ -10,8 +10,8 @@ mi_setup procmem swap_off
 MT=${MI_MEMTARGET:-$ST_DIR/progs/memtarget}
 zdev=
 
-require_file "$MI_DIR/mm"
-require_file "$MI_DIR/vmas"
+require_file "${PM_DIR:-$MI_DIR}/mm"
+require_file "${PM_DIR:-$MI_DIR}/vmas"
 require_caps "mm/vmas page walk" mm.rollup
 require_caps "mm/vmas of another pid" pid_select
 
@@ -19,7 +19,7 @@ require_caps "mm/vmas of another pid" pid_select
 
 # -- the reader itself (default target) ------------------------------------
 
-cat "$MI_DIR/mm" > "$T/self"
+cat "${PM_DIR:-$MI_DIR}/mm" > "$T/self"
 self=$(rec "$T/self" | awk '$1 == "comm" { print $2 }')
 check "mm without a pid shows the reading process (comm cat: '$self')" \
 	test "$self" = cat
@@ -104,7 +104,7 @@ if start_target "$T/basic.out" basic "$T"; then
 
 	# -- bad pid input: clear error, prior target unchanged -------------
 	(
-		exec 3<>"$MI_DIR/mm"
+		exec 3<>"${PM_DIR:-$MI_DIR}/mm"
 		echo "$tpid" >&3
 		for bad in garbage -1 12abc "" 99999999999 4194305 4194303 \
 			"1 2" 0x10; do
@@ -121,10 +121,10 @@ if start_target "$T/basic.out" basic "$T"; then
 	else
 		ok "bad pids (garbage, -1, 12abc, empty, huge, > PID_MAX_LIMIT, nonexistent, '1 2', 0x10) refused; the target stays pid $tpid"
 	fi
-	err=$( (exec 3<>"$MI_DIR/mm"; echo 4194303 >&3) 2>&1)
+	err=$( (exec 3<>"${PM_DIR:-$MI_DIR}/mm"; echo 4194303 >&3) 2>&1)
 	check "a nonexistent pid says so ($err)" \
 		sh -c "echo '$err' | grep -q 'No such process'"
-	err=$( (exec 3<>"$MI_DIR/mm"; echo abc >&3) 2>&1)
+	err=$( (exec 3<>"${PM_DIR:-$MI_DIR}/mm"; echo abc >&3) 2>&1)
 	check "garbage says Invalid argument ($err)" \
 		sh -c "echo '$err' | grep -q 'Invalid argument'"
 
@@ -219,7 +219,7 @@ fi
 
 # -- a reader that may not ptrace the target --------------------------------
 
-"$MT" noptrace "$MI_DIR/mm" > "$T/np" 2>&1
+"$MT" noptrace "${PM_DIR:-$MI_DIR}/mm" > "$T/np" 2>&1
 if grep -q '^write_other EACCES' "$T/np" && grep -q '^proc_smaps EACCES' "$T/np" &&
    [ "$(awk '$1 == "self" { print $2 }' "$T/np")" = \
      "$(awk '$1 == "first_record_pid" { print $2 }' "$T/np")" ]; then

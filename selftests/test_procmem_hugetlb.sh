@@ -25,8 +25,8 @@ hugetlb_cleanup()
 mi_setup hugetlb hugetlb_cleanup
 MT=${MI_MEMTARGET:-$ST_DIR/progs/memtarget}
 
-require_file "$MI_DIR/mm"
-require_file "$MI_DIR/vmas"
+require_file "${PM_DIR:-$MI_DIR}/mm"
+require_file "${PM_DIR:-$MI_DIR}/vmas"
 require_reader
 require_caps "mm/vmas of a hugetlb target" mm.rollup pid_select
 . "$ST_DIR/lib_procmem.sh"

@@ -246,6 +246,7 @@ fi
 
 # ---- the helper module's cache ------------------------------------------------
 
+mi_lockdown_stop "the helper module's cache"
 if [ -d /sys/module/meminspect_test ]; then
 	rmmod meminspect_test
 fi

@@ -57,6 +57,7 @@ fi
 
 # ---- the helper module ------------------------------------------------------
 
+mi_lockdown_stop "the helper module"
 if [ -d /sys/module/meminspect_test ]; then
 	diag "meminspect_test was loaded already: reloading it"
 	rmmod meminspect_test

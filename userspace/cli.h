@@ -106,7 +106,8 @@ enum {
 	CMD_OWN_ARGS = 64,	/* parses the rest of the line itself (fault) */
 	CMD_LINES = 128,	/* --watch: a line per round, no time heading (pressure unless --table) */
 	CMD_ALLOCS = 256,	/* --sort bytes|rate|count|allocs, --top */
-	CMD_DYING = 512,	/* --dying (cgroups) */
+	CMD_FILES = 512,	/* --top */
+	CMD_DYING = 1024,	/* --dying (cgroups) */
 };
 
 /* One round of a command (meminspect.c repeats it under --watch). */
@@ -148,6 +149,9 @@ int cmd_pressure_lines(const struct mi_cli *c, struct cmd_opts *o);
 double elapsed(const struct timespec *a, const struct timespec *b);
 /* cmd_latency.c */
 int cmd_latency(const struct mi_cli *c, struct cmd_opts *o);
+
+/* cmd_files.c */
+int cmd_files(const struct mi_cli *c, struct cmd_opts *o);
 
 /* cmd_slab.c */
 int cmd_slab(const struct mi_cli *c, struct cmd_opts *o);

@@ -1,16 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * where: the one screen for "where did my memory go".  summary's big
- * figures, then the census classes (pages, summed over nodes and zones),
- * each in kB with the kernel figure it is to be read against
- * (docs/summary.md, docs/pages.md): its name, and its value read from
- * /proc just after the module's files (kernel_kb; "-" where the kernel
- * has no single figure for it).  A derived table built in memory.
+ * where: the one screen for "where did my memory go".  First the figures
+ * that hold the memory, largest first, with their holders (where_rank.c);
+ * then the reconciliation: summary's big figures and the census classes
+ * (pages, summed over nodes and zones), each in kB with the kernel figure it
+ * is to be read against (docs/summary.md, docs/pages.md): its name, and its
+ * value read from /proc just after the module's files (kernel_kb; "-" where
+ * the kernel has no single figure for it).  Derived tables built in memory;
+ * --json prints {"ranked": [...], "reconciliation": [...]}.
  */
 #include "cli.h"
 #include "parse.h"
 #include "status.h"
+#include "output.h"
 #include "views.h"
+#include "where_rank.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -278,9 +282,47 @@ static int where_build(const struct mi_table *s, const struct mi_table *p, struc
 	return ST_OK;
 }
 
+/* the two tables: text one after the other, JSON one object */
+static int where_show(const struct mi_cli *c, const struct mi_table *rank,
+		      const struct mi_table *v)
+{
+	struct json j;
+	int st;
+
+	if (!c->json) {
+		st = view_print(c, rank);
+		if (!st) {
+			putchar('\n');
+			st = view_print(c, v);
+		}
+		return st;
+	}
+	json_init(&j, stdout);
+	json_begin_object(&j);
+	/* pct a number, holders text (null: none) */
+	json_key(&j, "ranked");
+	json_begin_array(&j);
+	for (size_t r = 0; r < mi_nrecords(rank); r++) {
+		json_begin_object(&j);
+		for (size_t col = 0; col < mi_nfields(rank); col++) {
+			json_key(&j, mi_field_name(rank, col));
+			json_decimal(&j, mi_value(rank, r, col));
+		}
+		json_end_object(&j);
+	}
+	json_end_array(&j);
+	json_key(&j, "reconciliation");
+	json_records(&j, v);
+	json_end_object(&j);
+	json_finish(&j);
+	view_notes_to_stderr(rank, "where");
+	view_notes_to_stderr(v, "where");
+	return ST_OK;
+}
+
 int cmd_where(const struct mi_cli *c, struct cmd_opts *o)
 {
-	struct mi_table *s, *p, *v;
+	struct mi_table *s, *p, *v, *rank;
 	int st;
 
 	(void)o;
@@ -294,7 +336,11 @@ int cmd_where(const struct mi_cli *c, struct cmd_opts *o)
 	}
 	st = where_build(s, p, &v);
 	if (!st) {
-		st = view_show(c, v, "where");
+		st = where_rank_build(c, s, p, &rank);
+		if (!st) {
+			st = where_show(c, rank, v);
+			mi_table_free(rank);
+		}
 		mi_table_free(v);
 	}
 	mi_table_free(s);

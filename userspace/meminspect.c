@@ -91,8 +91,14 @@ static const struct command commands[] = {
 	  "--dying prints only the dying rows: removed cgroups that their page cache\n"
 	  "(or anything else charged to them) keeps.\n"
 	  "--json: an array of objects.  --watch SECONDS and --count N as for summary.\n" },
-	{ "where", cmd_where, CMD_WATCH, "where did my memory go: summary's big figures, then the census classes",
-	  "Reads summary and pages and prints one row per figure: section (summary,\n"
+	{ "where", cmd_where, CMD_WATCH, "where did my memory go: the largest holders first, then the reconciliation",
+	  "First the figures that hold the memory, largest first (rank, figure, kb,\n"
+	  "pct of mem_total) with their holders, the top three of each from the\n"
+	  "module's other files where it has them: processes by anonymous memory\n"
+	  "(procs), files by page cache (files), slab caches and the cgroups charged\n"
+	  "(slabs, cgroups), dying cgroups by what they hold, call sites by live\n"
+	  "bytes (allocs/table, when armed).  Then, after a blank line, the\n"
+	  "reconciliation: summary and pages as one row per figure: section (summary,\n"
 	  "then census), figure, kb, and counterpart, the kernel figure it is read\n"
 	  "against (a /proc/meminfo name, zoneinfo: or vmstat: for those files, -\n"
 	  "for none), and kernel_kb, its value read from /proc just after the\n"
@@ -100,7 +106,7 @@ static const struct command commands[] = {
 	  "census rows are the pages file summed over nodes and zones; summary's\n"
 	  "unaccounted is the census's unclassified pages less the vmalloc, percpu\n"
 	  "and other counted pages without a per-pfn mark (docs/summary.md).\n"
-	  "--json: an array of objects.  --watch SECONDS.\n" },
+	  "--json: {\"ranked\": [...], \"reconciliation\": [...]}.  --watch SECONDS.\n" },
 	{ "pressure", cmd_pressure, CMD_WATCH | CMD_LINES,
 	  "reclaim and compaction counters, PSI, watermark distances, kswapd (--watch: a vmstat)",
 	  "Prints the module's pressure file: one row per figure (section, scope,\n"
@@ -184,6 +190,15 @@ static const struct command commands[] = {
 	  "--json prints {\"armed\": 1, \"mode\": \"exact\", ... (the note's pairs),\n"
 	  "\"call_sites\": [{\"live_objs\": N, ..., \"site\": \"...\"}, ...]}\n"
 	  "(\"caches\": [...] under --by cache).\n" },
+	{ "files", cmd_files, CMD_WATCH | CMD_FILES,
+	  "the page cache by inode: pages, dirty, writeback per file; a total",
+	  "Prints the module's files table: the inodes with the most page-cache pages\n"
+	  "(at most the module's files_top, default 100), most first, with dirty and\n"
+	  "writeback pages; each path gets its mount point from /proc/self/mountinfo,\n"
+	  "as /proc/PID/maps prints it. The total over every inode is in a note.\n"
+	  "  --top N           only the first N rows (more than files_top: raise the\n"
+	  "                    module's /sys/module/meminspect/parameters/files_top)\n"
+	  "--json prints the records as objects.\n" },
 	{ "slab", cmd_slab, CMD_WATCH | CMD_SLAB,
 	  "slab caches: sizes, counts, waste and growth (a slabtop)",
 	  "Prints the module's slabs file, one row per slab cache, sorted.\n"
@@ -532,8 +547,8 @@ static int check_options(struct ctx *ctx, const struct command *cmd)
 		return mi_bad_usage("export needs a format: --prometheus (or --json)");
 	if (x->textfile_dir && c->json)
 		return mi_bad_usage("--textfile-dir writes the Prometheus text format: drop --json");
-	if (s->top && !(cmd->flags & (CMD_SLAB | CMD_ALLOCS)))
-		return mi_bad_usage("--top is a slab and allocs option");
+	if (s->top && !(cmd->flags & (CMD_SLAB | CMD_ALLOCS | CMD_FILES)))
+		return mi_bad_usage("--top is a slab, allocs and files option");
 	if (s->aliases && !(cmd->flags & CMD_SLAB))
 		return mi_bad_usage("--aliases is a slab option");
 	if (ctx->opts.pa.types && !(cmd->flags & CMD_TYPES))

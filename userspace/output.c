@@ -309,6 +309,20 @@ void json_value(struct json *j, const char *v)
 	}
 }
 
+void json_decimal(struct json *j, const char *v)
+{
+	size_t i = v[0] == '-' ? 1 : 0, digits = strspn(v + i, "0123456789");
+
+	/* [-]D+.D+ only: JSON has no "1.", ".5" or "1e3" from a table */
+	if (digits && v[i + digits] == '.' && v[i + digits + 1] &&
+	    !v[i + digits + 1 + strspn(v + i + digits + 1, "0123456789")]) {
+		json_sep(j);
+		fputs(v, j->f);
+	} else {
+		json_value(j, v);
+	}
+}
+
 void json_record(struct json *j, const struct mi_table *t, size_t rec)
 {
 	json_begin_object(j);

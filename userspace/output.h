@@ -49,6 +49,8 @@ void json_string(struct json *j, const char *s);
 void json_null(struct json *j);
 /* A table value: null for `-`, a number if it is an integer, else a string. */
 void json_value(struct json *j, const char *v);
+/* The same, and a decimal fraction ("94.4") as a number too. */
+void json_decimal(struct json *j, const char *v);
 /* One record as {"field": value, ...}. */
 void json_record(struct json *j, const struct mi_table *t, size_t rec);
 /* All records as [{...}, ...]. */

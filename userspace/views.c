@@ -194,6 +194,9 @@ static const char *const stallers_fields[] = { "pid", "cgroup_id", "events", "st
 static const char *const allocs_fields[] = {
 	"live_objs", "live_bytes", "live_bytes_alloc", "allocs", "frees", "rate", "site", NULL };
 
+static const char *const files_fields[] = {
+	"dev", "ino", "pages", "dirty", "writeback", "cgroup", "path", NULL };
+
 static const char *const outstanding_fields[] = {
 	"objs", "bytes", "oldest_s", "addrs", "site", NULL };
 
@@ -206,6 +209,7 @@ static const struct file_view {
 	{ "summary", summary_fields, check_summary, json_summary },
 	{ "capabilities", capabilities_fields, check_capabilities, json_records },
 	{ "slabs", slabs_fields, check_slabs, json_records },
+	{ "files", files_fields, check_files, json_records },
 	{ "cgroups", cgroups_fields, check_cgroups, json_records },
 	{ "zones", zones_fields, check_zone_table, json_zone_table },
 	{ "buddy", buddy_fields, check_zone_table, json_zone_table },

@@ -52,6 +52,7 @@ int view_open_live(const struct mi_cli *c, const char *file, const char *what, c
 int check_summary(const struct mi_table *t);
 int check_capabilities(const struct mi_table *t);
 int check_slabs(const struct mi_table *t);
+int check_files(const struct mi_table *t);
 /* cmd_cgroups.c */
 int check_cgroups(const struct mi_table *t);
 int check_zone_table(const struct mi_table *t);

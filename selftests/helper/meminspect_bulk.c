@@ -23,6 +23,7 @@
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
+#include <linux/timekeeping.h>
 #include <linux/vmalloc.h>
 
 #define MI_BULK_OBJ_SIZE	96
@@ -40,14 +41,20 @@ static struct kmem_cache *mi_bulk_cache;
 static void **mi_bulk_cached, **mi_bulk_bulk;
 static struct mi_bulk_rcu_obj **mi_bulk_rcu;
 static bool mi_bulk_released;
+/* bench/allocs-bulk: what the two bulk calls took at the release */
+static unsigned long long mi_bulk_ns;
+module_param_named(release_ns, mi_bulk_ns, ullong, 0400);
+MODULE_PARM_DESC(release_ns, "ns the release's kmem_cache_free_bulk() and kfree_bulk() took");
 static DEFINE_MUTEX(mi_bulk_lock);
 
 static void mi_bulk_free_all(void)
 {
 	unsigned int i;
+	u64 start = ktime_get_ns();
 
 	kmem_cache_free_bulk(mi_bulk_cache, objs / 2, mi_bulk_cached);
 	kfree_bulk(objs / 4, mi_bulk_bulk);
+	mi_bulk_ns = ktime_get_ns() - start;
 	for (i = 0; i < objs / 4; i++)
 		kfree_rcu(mi_bulk_rcu[i], rcu);
 	mi_bulk_released = true;

@@ -577,7 +577,7 @@ run "$M" --dir "$SL" --json slab -w 1 -n 2
 is "slab --json --watch: two documents, growth_bytes in the second" "2 false true" \
 	"$(jq -s '[length, (.[0][0] | has("growth_bytes")), (.[1][0] | has("growth_bytes"))] | join(" ")' -r <<<"$out")"
 for c in "slab --sort growth:--sort growth needs --watch" "slab --sort bogus:--sort takes name" \
-	"slab --top 0:--top takes a number" "summary --top 3:--top is a slab and allocs option" \
+	"slab --top 0:--top takes a number" "summary --top 3:--top is a slab, allocs and files option" \
 	"export --prometheus --aliases:--aliases is a slab option" "slab --count 2:--count needs --watch"; do
 	run "$M" --dir "$SL" ${c%%:*}
 	is "'${c%%:*}': usage error 2" 2 "$rc"
@@ -621,6 +621,36 @@ if command -v groff >/dev/null; then
 else
 	skip "man page renders without groff warnings" "no groff"
 fi
+
+# ---- files (fixtures: a 6.1 guest's files table and its /proc/self/mountinfo) ----
+
+FF=$FX/files
+run env MEMINSPECT_MOUNTINFO="$FF/mountinfo" "$M" --dir "$FF" files
+is "files: exit 0" 0 "$rc"
+is "files: one table row per record" "$(grep -vc '^#' "$FF/files")" "$(grep -vc '^#' <<<"$out")"
+has "files: a tmpfs path gets its mount point from mountinfo" " /tmp/mi.120.files/tmpfs/sparse" "$out"
+grep -Eq '^01:00 +12 +334 +0 +0 +/mi-files +/tmp/mi\.120\.files/ext4/data$' <<<"$out"
+ok $? "files: the ext4 file on a ramdisk with its cgroup and full path" "$out"
+has "files: the rootfs path stays as it is" " /bin/busybox" "$out"
+has "files: the total note" "# total: inodes" "$out"
+run env MEMINSPECT_MOUNTINFO="$FF/mountinfo" "$M" --dir "$FF" files --top 2
+is "files --top 2: two rows and the header" 3 "$(grep -vc '^#' <<<"$out")"
+run env MEMINSPECT_MOUNTINFO="$FF/mountinfo" "$M" --dir "$FF" --json files
+jq -e --argjson n "$(($(grep -vc '^#' "$FF/files") - 1))" \
+	'type == "array" and length == $n and (.[0].pages | type) == "number" and .[0].cgroup == "/"
+	 and ([.[] | select(.cgroup == "/mi-files")] | length) == 2
+	 and ([.[] | select(.path == null)][0].cgroup == "/")' \
+	>/dev/null <<<"$out"
+ok $? "files --json: one object per record, pages a number, cgroup a string" "$out"
+sed '2s/^\([^ ]* [^ ]*\) [0-9]*/\1 many/' "$FF/files" > "$tmp/files"
+run "$M" --dir "$tmp" files
+is "files: a non-number in pages is a format error (1)" 1 "$rc"
+sed '2s/ \/ / mi-files /' "$FF/files" > "$tmp/files"
+run "$M" --dir "$tmp" files
+is "files: a cgroup that is not a path is a format error (1)" 1 "$rc"
+sed '2s/ \/ / - /' "$FF/files" > "$tmp/files"
+run "$M" --dir "$tmp" files
+is "files: cgroup - is accepted" 0 "$rc"
 
 # ---- zones, buddy, frag (fixtures: a 6.1 guest's files) ----
 
