@@ -23,3 +23,13 @@ sed '3s/ online / alive /' "$CGX/cgroups" >"$tmp/cgbad/cgroups"
 run "$M" --dir "$tmp/cgbad" cgroups
 is "cgroups: a state other than online or dying is a format error" 1 "$rc"
 has "cgroups: the format error names the value" "alive" "$err"
+# export: one series per cgroup, told apart by id, state and path
+mkdir -p "$tmp/cgexp"
+cp "$CGX/cgroups" "$tmp/cgexp/"
+printf 'name kind available detail\ncgroups file yes fixture\n' >"$tmp/cgexp/capabilities"
+run "$M" --dir "$tmp/cgexp" export --prometheus
+is "export of cgroups: exit 0" 0 "$rc"
+has "export of cgroups: a dying cgroup's shmem, labelled" \
+	'meminspect_cgroups_shmem_pages{id="58",state="dying",path="/system.slice/x.service"} 512' "$out"
+has "export of cgroups: meminspect_file_ok 1" 'meminspect_file_ok{file="cgroups"} 1' "$out"
+promtool_ok "export of cgroups: promtool check metrics is silent and exits 0" "$out" check metrics
