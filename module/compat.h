@@ -11,6 +11,7 @@
 #include <linux/compiler.h>
 #include <linux/fs.h>
 #include <linux/huge_mm.h>
+#include <linux/memcontrol.h>
 #include <linux/mm.h>
 #include <linux/mmzone.h>
 #include <linux/swap.h>
@@ -423,6 +424,30 @@ static inline int mi_kswapd_failures(pg_data_t *pgdat)
 	return atomic_read(&pgdat->kswapd_failures);
 #else
 	return READ_ONCE(pgdat->kswapd_failures);
+#endif
+}
+
+/*
+ * The memory cgroup a page that is not a slab page is charged to, or NULL;
+ * @page is a head page read racily (the census holds no lock), so the
+ * answer may be stale.  Under rcu_read_lock(): where the page holds an
+ * obj_cgroup (kmem pages; every folio with MI_HAVE_LRU_FOLIO_OBJCG) it is
+ * dereferenced, and obj_cgroups are freed after a grace period.  The memcg
+ * returned is only compared, never dereferenced.  page_memcg_check() came
+ * with "mm: memcontrol: Use helpers to read page's memcg data"
+ * (bcfe06bf2622, v5.11); before it page->mem_cgroup, whose low bit marks
+ * a slab's obj_cgroups vector (per-object slab accounting, v5.9).
+ */
+static inline struct mem_cgroup *mi_page_memcg(struct page *page)
+{
+#if !IS_ENABLED(CONFIG_MEMCG)
+	return NULL;
+#elif defined(MI_HAVE_PAGE_MEMCG_CHECK)
+	return page_memcg_check(page);
+#else
+	unsigned long v = (unsigned long)READ_ONCE(page->mem_cgroup);
+
+	return v & 1UL ? NULL : (struct mem_cgroup *)v;
 #endif
 }
 

@@ -16,6 +16,7 @@
 #include "mirror.h"
 #include "buddy.h"
 #include "capabilities.h"
+#include "cgroups.h"
 #include "fault.h"
 #include "files.h"
 #include "ksyms.h"
@@ -67,6 +68,8 @@ static const struct mi_file {
 	  "one row per VMA of one process, with its page-walk figures", 0600 },
 	{ "procs", &mi_procs_fops,
 	  "every process's page-walk rollup, one record each, pids of the reader's pid namespace" },
+	{ "cgroups", &mi_cgroups_fops,
+	  "one record per memory cgroup, live or dying, with its anon, file and shmem pages from the census" },
 	{ "pressure", &mi_pressure_fops,
 	  "reclaim counters with per-open deltas, PSI memory, watermark distances, kswapd" },
 	{ "files", &mi_files_fops,
@@ -86,6 +89,7 @@ static void mi_state_exit(void)
 	mi_files_exit();
 	mi_pressure_exit();
 	mi_procmem_exit();
+	mi_cgroups_exit();
 	mi_pages_exit();
 	mi_buddy_exit();
 	mi_zones_exit();
@@ -106,6 +110,7 @@ static int __init mi_init(void)
 	mi_zones_init();
 	mi_buddy_init();
 	mi_pages_init();
+	mi_cgroups_init();
 	mi_procmem_init();
 	mi_pressure_init();
 	mi_files_init();

@@ -40,26 +40,6 @@
 /* pfns looked at between two cond_resched() calls */
 #define MI_PAGES_STEP	4096
 
-enum mi_pclass {
-	MI_PC_BUDDY,
-	MI_PC_FREE_OTHER,
-	MI_PC_SLAB,
-	MI_PC_LARGE_KMALLOC,
-	MI_PC_PAGETABLE,
-	MI_PC_ZSMALLOC,
-	MI_PC_HUGETLB_FREE,
-	MI_PC_HUGETLB_USED,
-	MI_PC_ANON_LRU,
-	MI_PC_ANON_OTHER,
-	MI_PC_SHMEM,
-	MI_PC_FILE_MAPPED,
-	MI_PC_FILE_UNMAPPED,
-	MI_PC_RESERVED,
-	MI_PC_OFFLINE,
-	MI_PC_UNCLASSIFIED,
-	MI_NR_PCLASS
-};
-
 static const char *const mi_pclass_names[MI_NR_PCLASS] = {
 	[MI_PC_BUDDY] = "buddy_free",
 	[MI_PC_FREE_OTHER] = "free_other",
@@ -200,9 +180,9 @@ module_param_cb(test_census_step_ms, &mi_census_step_ops, &mi_census_step_ms,
 MODULE_PARM_DESC(test_census_step_ms,
 		 "tests only: the pages census sleeps this long every 4096 pfns (0-100 ms, default 0)");
 
-/* The pfns [@pfn, @end) of @zone, all in one section. */
-static void mi_pages_walk_range(struct zone *zone, unsigned long pfn,
-				unsigned long end, struct mi_pages_zone *z)
+/* The pfns [@pfn, @end) of @zone, all in one section, handed to @c->page. */
+static void mi_census_range(struct zone *zone, unsigned long pfn,
+			    unsigned long end, struct mi_census *c)
 {
 	unsigned long next_step = pfn + MI_PAGES_STEP;
 
@@ -218,7 +198,7 @@ static void mi_pages_walk_range(struct zone *zone, unsigned long pfn,
 			cond_resched();
 		}
 		if (!page || page_zone(page) != zone) {
-			z->holes++;
+			c->holes++;
 			pfn++;
 			continue;
 		}
@@ -228,11 +208,11 @@ static void mi_pages_walk_range(struct zone *zone, unsigned long pfn,
 		 */
 		if (PageBuddy(page)) {
 			nr = 1UL << mi_buddy_order(page, pfn, end);
-			z->n[MI_PC_BUDDY] += nr;
+			c->page(page, MI_PC_BUDDY, nr, c->arg);
 		} else {
-			z->n[mi_page_class(page)]++;
+			c->page(page, mi_page_class(page), 1, c->arg);
 		}
-		z->walked += nr;
+		c->walked += nr;
 		pfn += nr;
 	}
 }
@@ -244,13 +224,11 @@ static void mi_pages_walk_range(struct zone *zone, unsigned long pfn,
  * is 2^28 pfns: held whole, an offline would wait seconds for it, and so
  * would the reader's death.
  */
-static int mi_pages_walk(int nid, struct zone *zone, void *res, void *state)
+int mi_census_zone(struct zone *zone, struct mi_census *c)
 {
 	unsigned long pfn = zone->zone_start_pfn;
 	unsigned long end = zone_end_pfn(zone);
-	struct mi_pages_state *s = state;
-	struct mi_pages_zone *z = res;
-	int cpu, err;
+	int err;
 
 	while (pfn < end) {
 		unsigned long stop = min(end, ALIGN(pfn + 1, PAGES_PER_SECTION));
@@ -260,17 +238,43 @@ static int mi_pages_walk(int nid, struct zone *zone, void *res, void *state)
 		if (err)
 			return err;
 		ns = local_clock();
-		mi_pages_walk_range(zone, pfn, stop, z);
+		mi_census_range(zone, pfn, stop, c);
 		ns = local_clock() - ns;
 		mi_offline_release();
-		s->sections++;
-		s->pfns += stop - pfn;
-		s->longest_ns = max(s->longest_ns, ns);
+		c->sections++;
+		c->pfns += stop - pfn;
+		c->longest_ns = max(c->longest_ns, ns);
 		pfn = stop;
 		cond_resched();
 		if (fatal_signal_pending(current))
 			return -EINTR;
 	}
+	return 0;
+}
+
+static void mi_pages_count(struct page *page, enum mi_pclass class,
+			   unsigned long nr, void *arg)
+{
+	struct mi_pages_zone *z = arg;
+
+	z->n[class] += nr;
+}
+
+static int mi_pages_walk(int nid, struct zone *zone, void *res, void *state)
+{
+	struct mi_pages_state *s = state;
+	struct mi_pages_zone *z = res;
+	struct mi_census c = { .page = mi_pages_count, .arg = z };
+	int cpu, err;
+
+	err = mi_census_zone(zone, &c);
+	s->sections += c.sections;
+	s->pfns += c.pfns;
+	s->longest_ns = max(s->longest_ns, c.longest_ns);
+	if (err)
+		return err;
+	z->walked = c.walked;
+	z->holes = c.holes;
 	s->zones++;
 	if (s->last_nid != nid + 1) {
 		s->nodes++;

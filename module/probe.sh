@@ -284,4 +284,19 @@ memcontrol_h=$srctree/include/linux/memcontrol.h
 probe MI_HAVE_FOLIO_MEMCG "$memcontrol_h" 'struct mem_cgroup \*folio_memcg('
 probe MI_HAVE_PAGE_MEMCG "$memcontrol_h" 'struct mem_cgroup \*page_memcg('
 
+# page_memcg_check(), from the same commit as page_memcg() above
+# (bcfe06bf2622, v5.11): the page's memcg, or its obj_cgroup's, read racily
+# from page->memcg_data by the cgroups census; before it struct page had
+# mem_cgroup (or, low bit set, a slab's obj_cgroups vector).
+probe MI_HAVE_PAGE_MEMCG_CHECK "$srctree/include/linux/memcontrol.h" \
+	'page_memcg_check(struct page'
+
+# LRU folios charged through an obj_cgroup (in the 7.3 headers, not in
+# 6.12; the upstream series is "Eliminate Dying Memory Cgroup", the commit
+# that made folio_memcg() read folio_objcg(), hash not checked here): a
+# removed cgroup's page cache moves to its parent with its obj_cgroup, so
+# page cache no longer keeps a dying memcg.
+probe MI_HAVE_LRU_FOLIO_OBJCG "$srctree/include/linux/memcontrol.h" \
+	'folio and objcg binding stability'
+
 echo "$flags"

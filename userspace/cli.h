@@ -33,6 +33,11 @@ struct pagealloc_opts {
 	bool types;		/* frag --types: fragmentation_types, a free-list walk */
 };
 
+/* cgroups */
+struct cgroups_opts {
+	bool dying;		/* --dying: only the removed memcgs still held */
+};
+
 /* slab */
 struct slab_opts {
 	const struct slab_key *sort;	/* --sort; NULL: by size */
@@ -87,6 +92,7 @@ struct cmd_opts {
 	struct export_opts exp;
 	struct stall_opts stall;
 	struct allocs_opts allocs;
+	struct cgroups_opts cg;
 };
 
 /* Which options beyond the common ones a command takes. */
@@ -101,6 +107,7 @@ enum {
 	CMD_LINES = 128,	/* --watch: a line per round, no time heading (pressure unless --table) */
 	CMD_ALLOCS = 256,	/* --sort bytes|rate|count|allocs, --top */
 	CMD_FILES = 512,	/* --top */
+	CMD_DYING = 1024,	/* --dying (cgroups) */
 };
 
 /* One round of a command (meminspect.c repeats it under --watch). */
@@ -120,6 +127,9 @@ int mi_usage_error(const char *cmd, const char *fmt, ...);
  * that takes none. @optstring: the short options given to getopt_long().
  */
 int mi_option_error(const char *cmd, int opt, char *const *argv, const char *optstring);
+
+/* cmd_cgroups.c */
+int cmd_cgroups(const struct mi_cli *c, struct cmd_opts *o);
 
 /* cmd_where.c */
 int cmd_where(const struct mi_cli *c, struct cmd_opts *o);

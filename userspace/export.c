@@ -88,6 +88,13 @@ static const struct prom_rule prom_rules[] = {
 	 */
 	{ .file = "pages", .labels = "node zone class" },
 	/*
+	 * cgroups: one row per memory cgroup, told apart by id (its
+	 * directory's inode) and path; state is a label, as a dying cgroup's
+	 * figures are what still pins it (docs/cgroups.md):
+	 * meminspect_cgroups_anon_pages{id,state,path}, ...
+	 */
+	{ .file = "cgroups", .labels = "id state path" },
+	/*
 	 * pressure: one row per figure, told apart by section, scope and name;
 	 * the unit is a label, as the figures differ in kind. delta is the
 	 * change since this open file's previous read: one scrape opens the

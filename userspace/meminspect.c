@@ -79,6 +79,18 @@ static const struct command commands[] = {
 	  "with pages and bytes, from a walk of every pfn (docs/pages.md); the \"#\"\n"
 	  "note after each zone gives what was walked against present and spanned.\n"
 	  "--json: an array of objects.  --watch SECONDS and --count N as for zones.\n" },
+	{ "cgroups", cmd_cgroups, CMD_WATCH | CMD_DYING,
+	  "who owns the memory: each memory cgroup's anon, file and shmem pages",
+	  "Prints the module's cgroups file: one row per memory cgroup, live or\n"
+	  "dying, with id (the cgroup2 directory's inode number), state (online or\n"
+	  "dying: removed, still held), the anon, file and shmem pages the census\n"
+	  "found charged to the cgroup itself (not its descendants: memory.stat\n"
+	  "sums them; its file is file_pages + shmem_pages), slab_bytes ('-' where\n"
+	  "capabilities says cgroups.slab_bytes no) and path (docs/cgroups.md).  A\n"
+	  "read walks every pfn, as pages does.\n"
+	  "--dying prints only the dying rows: removed cgroups that their page cache\n"
+	  "(or anything else charged to them) keeps.\n"
+	  "--json: an array of objects.  --watch SECONDS and --count N as for summary.\n" },
 	{ "where", cmd_where, CMD_WATCH, "where did my memory go: the largest holders first, then the reconciliation",
 	  "First the figures that hold the memory, largest first (rank, figure, kb,\n"
 	  "pct of mem_total) with their holders, the top three of each from the\n"
@@ -262,6 +274,8 @@ static const char options_help[] =
 	"  --cgroup DIR    with --watch: a cgroup v2 directory's PSI beside the line\n"
 	"frag only:\n"
 	"  --types         the split by migratetype (a walk of every free list)\n"
+	"cgroups only:\n"
+	"  --dying         only the removed memory cgroups something still holds\n"
 	"vmas, top:\n"
 	"  --sort KEY      rss, pss, uss or swap, largest first\n"
 	"slab only:\n"
@@ -358,7 +372,7 @@ enum { OPT_DONE = -1, OPT_EXIT_OK = -2 };
 enum {
 	OPT_PROMETHEUS = 256, OPT_TEXTFILE_DIR, OPT_PER_PID, OPT_SORT, OPT_TOP, OPT_ALIASES,
 	OPT_TYPES, OPT_TABLE, OPT_OUTSTANDING, OPT_MIN_AGE, OPT_CGROUP, OPT_BY,
-	OPT_ALLOCINFO,
+	OPT_ALLOCINFO, OPT_DYING,
 };
 
 /*
@@ -389,6 +403,7 @@ static int parse_options(struct ctx *c, int argc, char **argv, const struct comm
 		{ "by", required_argument, NULL, OPT_BY },
 		{ "allocinfo", no_argument, NULL, OPT_ALLOCINFO },
 		{ "cgroup", required_argument, NULL, OPT_CGROUP },
+		{ "dying", no_argument, NULL, OPT_DYING },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *shorts = cmd ? ":d:jHhVw:n:" : "+:d:jHhVw:n:";
@@ -460,6 +475,9 @@ static int parse_options(struct ctx *c, int argc, char **argv, const struct comm
 			break;
 		case OPT_TYPES:
 			c->opts.pa.types = true;
+			break;
+		case OPT_DYING:
+			c->opts.cg.dying = true;
 			break;
 		case OPT_TABLE:
 			c->opts.stall.table = true;
@@ -536,6 +554,8 @@ static int check_options(struct ctx *ctx, const struct command *cmd)
 		return mi_bad_usage("--aliases is a slab option");
 	if (ctx->opts.pa.types && !(cmd->flags & CMD_TYPES))
 		return mi_bad_usage("--types is a frag option");
+	if (ctx->opts.cg.dying && !(cmd->flags & CMD_DYING))
+		return mi_bad_usage("--dying is a cgroups option");
 	if (ctx->opts.stall.table && !(cmd->flags & CMD_LINES))
 		return mi_bad_usage("--table is a pressure option");
 	if (ctx->opts.stall.cgroup &&

@@ -178,6 +178,8 @@ static const char *const slabs_fields[] = {
 	"name", "object_size", "slab_size", "active_objs", "total_objs",
 	"objs_per_slab", "order", "memory_bytes", "waste_bytes", "waste_pct",
 	"aliases", "flags", NULL };
+static const char *const cgroups_fields[] = {
+	"id", "state", "anon_pages", "file_pages", "shmem_pages", "slab_bytes", "path", NULL };
 static const char *const no_fields[] = { NULL };
 static const char *const zones_fields[] = { "node", "zone", NULL };
 static const char *const buddy_fields[] = { "node", "zone", "migratetype", NULL };
@@ -208,6 +210,7 @@ static const struct file_view {
 	{ "capabilities", capabilities_fields, check_capabilities, json_records },
 	{ "slabs", slabs_fields, check_slabs, json_records },
 	{ "files", files_fields, check_files, json_records },
+	{ "cgroups", cgroups_fields, check_cgroups, json_records },
 	{ "zones", zones_fields, check_zone_table, json_zone_table },
 	{ "buddy", buddy_fields, check_zone_table, json_zone_table },
 	{ "fragmentation", frag_fields, check_zone_table, json_zone_table },

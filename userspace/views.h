@@ -53,6 +53,8 @@ int check_summary(const struct mi_table *t);
 int check_capabilities(const struct mi_table *t);
 int check_slabs(const struct mi_table *t);
 int check_files(const struct mi_table *t);
+/* cmd_cgroups.c */
+int check_cgroups(const struct mi_table *t);
 int check_zone_table(const struct mi_table *t);
 void json_summary(struct json *j, const struct mi_table *t);
 void json_zone_table(struct json *j, const struct mi_table *t);

@@ -187,7 +187,7 @@ note: 0 rows" "$out"
 lib=$(cd "$here/../../selftests" && pwd)/lib.sh
 : >"$tmp/queries"
 : >"$tmp/want"
-for f in "$FX"/module/* "$FX"/procmem/* "$FX"/procs/* "$FX"/slabs/* "$FX"/fault/* "$FX"/mm/* "$FX"/parse/notes; do
+for f in "$FX"/module/* "$FX"/procmem/* "$FX"/procs/* "$FX"/slabs/* "$FX"/fault/* "$FX"/mm/* "$FX"/cgroups/* "$FX"/parse/notes; do
 	"$P" parse "$f" >"$tmp/parsed" || continue
 	awk -v file="$f" -v q="$tmp/queries" -v w="$tmp/want" '
 	NR == 1 { sub(/^fields: /, ""); nf = split($0, name, "|"); next }
@@ -550,6 +550,7 @@ done
 
 part "$here/export.sh"
 part "$here/where.sh"
+part "$here/cgroups.sh"
 
 # ---- allocs, and allocs/table's export (its own file) ----
 
