@@ -95,6 +95,12 @@ static const struct prom_rule prom_rules[] = {
 	 */
 	{ .file = "cgroups", .labels = "id state path" },
 	/*
+	 * files: an inode is its device and number, named by its path and the
+	 * cgroup charged; files_top (default 100) bounds the series:
+	 * meminspect_files_pages{dev,ino,path,cgroup}, _dirty, _writeback.
+	 */
+	{ .file = "files", .labels = "dev ino path cgroup" },
+	/*
 	 * pressure: one row per figure, told apart by section, scope and name;
 	 * the unit is a label, as the figures differ in kind. delta is the
 	 * change since this open file's previous read: one scrape opens the
