@@ -69,7 +69,7 @@ static const struct mi_file {
 	{ "procs", &mi_procs_fops,
 	  "every process's page-walk rollup, one record each, pids of the reader's pid namespace" },
 	{ "cgroups", &mi_cgroups_fops,
-	  "one record per memory cgroup, live or dying, with its anon, file and shmem pages from the census" },
+	  "one record per memory cgroup, live or dying, with its census pages" },
 	{ "pressure", &mi_pressure_fops,
 	  "reclaim counters with per-open deltas, PSI memory, watermark distances, kswapd" },
 	{ "files", &mi_files_fops,
