@@ -177,6 +177,29 @@ static void mi_heap_up(struct mi_files_walk *w, unsigned int i)
 }
 
 /*
+ * Called after each entry of an xarray walk under RCU: every
+ * MI_FILES_XA_BATCH entries, leave RCU (xas_pause() keeps the place),
+ * reschedule and take RCU back. False on a fatal signal (w->err -EINTR):
+ * the walk stops there.
+ */
+static bool mi_files_xa_breathe(struct mi_files_walk *w, struct xa_state *xas,
+				unsigned int *batch)
+	__must_hold(RCU)
+{
+	if (++*batch < MI_FILES_XA_BATCH)
+		return true;
+	*batch = 0;
+	xas_pause(xas);
+	rcu_read_unlock();
+	cond_resched();
+	rcu_read_lock();
+	if (!fatal_signal_pending(current))
+		return true;
+	w->err = -EINTR;
+	return false;
+}
+
+/*
  * Pages of the entries of @mapping marked @mark, as writeback's own walks
  * of the marks count them (tag_pages_for_writeback() pauses the same way).
  * A batch at a time under RCU: entries move while we count, so the figure
@@ -196,17 +219,8 @@ static unsigned long mi_count_marked(struct mi_files_walk *w,
 		if (xas_retry(&xas, entry) || xa_is_value(entry))
 			continue;
 		pages += mi_entry_pages(entry);
-		if (++batch < MI_FILES_XA_BATCH)
-			continue;
-		batch = 0;
-		xas_pause(&xas);
-		rcu_read_unlock();
-		cond_resched();
-		if (fatal_signal_pending(current)) {
-			w->err = -EINTR;
-			return pages;
-		}
-		rcu_read_lock();
+		if (!mi_files_xa_breathe(w, &xas, &batch))
+			break;
 	}
 	rcu_read_unlock();
 	return pages;
@@ -311,17 +325,8 @@ static void mi_memcg_pass(struct mi_files_walk *w,
 			mi_memcg_summary(c, memcg, n);
 		mi_entry_put(entry);
 		w->memcg_pages += n;
-		if (++batch < MI_FILES_XA_BATCH)
-			continue;
-		batch = 0;
-		xas_pause(&xas);
-		rcu_read_unlock();
-		cond_resched();
-		if (fatal_signal_pending(current)) {
-			w->err = -EINTR;
-			return;
-		}
-		rcu_read_lock();
+		if (!mi_files_xa_breathe(w, &xas, &batch))
+			break;
 	}
 	rcu_read_unlock();
 }

@@ -639,6 +639,17 @@ mi_ext4_ready()
 	done < "$1/load-order"
 }
 
+# mi_ext4_on_brd EXT4DIR DRIVERS MNT: Debian's ext4 (mi_ext4_ready) on a fresh 64 MiB ramdisk
+# of Debian's brd (DRIVERS/brd.ko), made with mke2fs and mounted at MNT. 0; 2 if the ext4
+# modules do not load; 1 if the ramdisk, mke2fs or the mount fails.
+mi_ext4_on_brd()
+{
+	mi_ext4_ready "$1" || return 2
+	rmmod brd 2> /dev/null
+	insmod "$2/brd.ko" rd_nr=1 rd_size=65536 && mke2fs -q /dev/ram0 > /dev/null 2>&1 &&
+		mkdir -p "$3" && mount -t ext4 /dev/ram0 "$3"
+}
+
 # require_reader: the reader is installed, or one failure and the test file ends
 require_reader()
 {

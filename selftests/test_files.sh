@@ -147,15 +147,14 @@ st=$(cat "$EXT4/status" 2> /dev/null)
 case $st in
 absent*) skip "files: ext4" "$st" ;;
 *)
-	if ! mi_ext4_ready "$EXT4"; then
+	mi_ext4_on_brd "$EXT4" "$DRIVERS" "$T/ext4"
+	rc=$?
+	if [ $rc -eq 2 ]; then
 		fail "files: ext4 modules load (${st:-no $EXT4 in the guest})"
-	elif ! { rmmod brd 2> /dev/null; insmod "$DRIVERS/brd.ko" rd_nr=1 rd_size=65536; } ||
-		! mke2fs -q /dev/ram0 > /dev/null 2>&1 ||
-		! { mnt_ext4=$T/ext4 && mkdir -p "$mnt_ext4" &&
-			mount -t ext4 /dev/ram0 "$mnt_ext4"; }; then
-		mnt_ext4=
+	elif [ $rc -ne 0 ]; then
 		fail "files: brd ramdisk with ext4 mounted"
 	else
+		mnt_ext4=$T/ext4
 		dd if=/dev/urandom of="$mnt_ext4/data" bs=4096 count=2048 2> /dev/null
 		sync
 		echo 1 > /proc/sys/vm/drop_caches

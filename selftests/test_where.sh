@@ -57,14 +57,14 @@ st=$(cat "$EXT4/status" 2> /dev/null)
 case $st in
 absent*) skip "where: page_cache's holder, a file on ext4" "$st" ;;
 *)
-	if ! mi_ext4_ready "$EXT4"; then
+	mi_ext4_on_brd "$EXT4" "$DRIVERS" "$T/ext4"
+	rc=$?
+	if [ $rc -eq 2 ]; then
 		fail "where: ext4 modules load (${st:-no $EXT4 in the guest})"
-	elif ! { rmmod brd 2> /dev/null; insmod "$DRIVERS/brd.ko" rd_nr=1 rd_size=65536; } ||
-		! mke2fs -q /dev/ram0 > /dev/null 2>&1 ||
-		! { mnt_ext4=$T/ext4 && mkdir -p "$mnt_ext4" && mount -t ext4 /dev/ram0 "$mnt_ext4"; }; then
-		mnt_ext4=
+	elif [ $rc -ne 0 ]; then
 		fail "where: brd ramdisk with ext4 mounted"
 	else
+		mnt_ext4=$T/ext4
 		dd if=/dev/urandom of="$mnt_ext4/data" bs=1048576 count=24 2> /dev/null
 		sync
 	fi
