@@ -236,6 +236,9 @@ left=$(ls -A "$T/tf" | grep -v '^meminspect\.prom$')
 check "textfile under --watch: no temporary file left behind" [ -z "$left" ]
 
 # ---- for the host: jq, promtool, node_exporter -------------------------------
+# once a run: test_zzz_lockdown.sh runs this file again at integrity, and emit appends
+# (scripts/export-check would read two exports as one, every metric's HELP twice)
+[ -z "${MI_LOCKDOWN_PASS:-}" ] || exit 0
 
 emit export.prom "$P"
 emit export-per-pid.prom "$T/per-pid.prom"
