@@ -639,15 +639,31 @@ mi_ext4_ready()
 	done < "$1/load-order"
 }
 
-# mi_ext4_on_brd EXT4DIR DRIVERS MNT: Debian's ext4 (mi_ext4_ready) on a fresh 64 MiB ramdisk
-# of Debian's brd (DRIVERS/brd.ko), made with mke2fs and mounted at MNT. 0; 2 if the ext4
-# modules do not load; 1 if the ramdisk, mke2fs or the mount fails.
+# mi_ext4_on_brd WHAT SKIPDESC EXT4DIR DRIVERS MNT: Debian's ext4 (mi_ext4_ready) on a fresh
+# 64 MiB ramdisk of Debian's brd (DRIVERS/brd.ko), made with mke2fs and mounted at MNT: 0.
+# Else status 1 and the result said: SKIPDESC skipped where EXT4DIR/status says the kernel
+# has no ext4 ("absent ..."), "WHAT: ext4 modules load" or "WHAT: brd ramdisk with ext4
+# mounted" failed otherwise.
 mi_ext4_on_brd()
 {
-	mi_ext4_ready "$1" || return 2
+	_e4_st=$(cat "$3/status" 2> /dev/null)
+	case $_e4_st in
+	absent*)
+		skip "$2" "$_e4_st"
+		return 1
+		;;
+	esac
+	if ! mi_ext4_ready "$3"; then
+		fail "$1: ext4 modules load (${_e4_st:-no $3 in the guest})"
+		return 1
+	fi
 	rmmod brd 2> /dev/null
-	insmod "$2/brd.ko" rd_nr=1 rd_size=65536 && mke2fs -q /dev/ram0 > /dev/null 2>&1 &&
-		mkdir -p "$3" && mount -t ext4 /dev/ram0 "$3"
+	if insmod "$4/brd.ko" rd_nr=1 rd_size=65536 && mke2fs -q /dev/ram0 > /dev/null 2>&1 &&
+		mkdir -p "$5" && mount -t ext4 /dev/ram0 "$5"; then
+		return 0
+	fi
+	fail "$1: brd ramdisk with ext4 mounted"
+	return 1
 }
 
 # require_reader: the reader is installed, or one failure and the test file ends

@@ -143,45 +143,33 @@ cat /bin/busybox > /dev/null
 against /bin/busybox "files: /bin/busybox"
 
 # ---- ext4 on a brd ramdisk: read, then dirty ----
-st=$(cat "$EXT4/status" 2> /dev/null)
-case $st in
-absent*) skip "files: ext4" "$st" ;;
-*)
-	mi_ext4_on_brd "$EXT4" "$DRIVERS" "$T/ext4"
-	rc=$?
-	if [ $rc -eq 2 ]; then
-		fail "files: ext4 modules load (${st:-no $EXT4 in the guest})"
-	elif [ $rc -ne 0 ]; then
-		fail "files: brd ramdisk with ext4 mounted"
+if mi_ext4_on_brd files "files: ext4" "$EXT4" "$DRIVERS" "$T/ext4"; then
+	mnt_ext4=$T/ext4
+	dd if=/dev/urandom of="$mnt_ext4/data" bs=4096 count=2048 2> /dev/null
+	sync
+	echo 1 > /proc/sys/vm/drop_caches
+	# another process (in the child cgroup where there is one) reads 1 MiB of it at
+	# offset 2 MiB: the cache is what it read and what readahead added, which mincore()
+	# reports, and is charged to that process's cgroup
+	if [ -n "$cg_child" ]; then
+		in_cgroup dd if="$mnt_ext4/data" of=/dev/null bs=4096 skip=512 count=256 2> /dev/null
 	else
-		mnt_ext4=$T/ext4
-		dd if=/dev/urandom of="$mnt_ext4/data" bs=4096 count=2048 2> /dev/null
-		sync
-		echo 1 > /proc/sys/vm/drop_caches
-		# another process (in the child cgroup where there is one) reads 1 MiB of it at
-		# offset 2 MiB: the cache is what it read and what readahead added, which mincore()
-		# reports, and is charged to that process's cgroup
-		if [ -n "$cg_child" ]; then
-			in_cgroup dd if="$mnt_ext4/data" of=/dev/null bs=4096 skip=512 count=256 2> /dev/null
-		else
-			dd if="$mnt_ext4/data" of=/dev/null bs=4096 skip=512 count=256 2> /dev/null
-		fi
-		against "$mnt_ext4/data" "files: ext4 file read"
-		[ -z "$cg_child" ] ||
-			files_cg "files: ext4 file read in $(cat "$T/cgpath") names it" \
-				$(awk '{ print $1, $2 }' "$T/m1") "$T/f" "$(cat "$T/cgpath")"
-		# 17 pages written without sync: dirty until writeback (30 s away by default)
-		dd if=/dev/zero of="$mnt_ext4/data" bs=4096 seek=1500 count=17 conv=notrunc 2> /dev/null
-		cat "$MI_DIR/files" > "$T/fd"
-		set -- $(files_row $(awk '{ print $1, $2 }' "$T/m1") "$T/fd")
-		check_eq "files: ext4 dirty after writing 17 pages without sync" "${2:-}" 17
-		sync
-		cat "$MI_DIR/files" > "$T/fs"
-		set -- $(files_row $(awk '{ print $1, $2 }' "$T/m1") "$T/fs")
-		check_eq "files: ext4 dirty and writeback after sync" "${2:-} ${3:-}" "0 0"
+		dd if="$mnt_ext4/data" of=/dev/null bs=4096 skip=512 count=256 2> /dev/null
 	fi
-	;;
-esac
+	against "$mnt_ext4/data" "files: ext4 file read"
+	[ -z "$cg_child" ] ||
+		files_cg "files: ext4 file read in $(cat "$T/cgpath") names it" \
+			$(awk '{ print $1, $2 }' "$T/m1") "$T/f" "$(cat "$T/cgpath")"
+	# 17 pages written without sync: dirty until writeback (30 s away by default)
+	dd if=/dev/zero of="$mnt_ext4/data" bs=4096 seek=1500 count=17 conv=notrunc 2> /dev/null
+	cat "$MI_DIR/files" > "$T/fd"
+	set -- $(files_row $(awk '{ print $1, $2 }' "$T/m1") "$T/fd")
+	check_eq "files: ext4 dirty after writing 17 pages without sync" "${2:-}" 17
+	sync
+	cat "$MI_DIR/files" > "$T/fs"
+	set -- $(files_row $(awk '{ print $1, $2 }' "$T/m1") "$T/fs")
+	check_eq "files: ext4 dirty and writeback after sync" "${2:-} ${3:-}" "0 0"
+fi
 
 # ---- the total against /proc/meminfo ----
 # Cached + Buffers is NR_FILE_PAGES less the swap cache: every page of every mapping, which

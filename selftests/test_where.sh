@@ -53,23 +53,12 @@ mnt_tmp=$T/shm
 mkdir -p "$mnt_tmp" && mount -t tmpfs none "$mnt_tmp" || { mnt_tmp=; fail "where: mount a tmpfs"; }
 [ -z "$mnt_tmp" ] || dd if=/dev/zero of="$mnt_tmp/big" bs=1048576 count=40 2> /dev/null
 
-st=$(cat "$EXT4/status" 2> /dev/null)
-case $st in
-absent*) skip "where: page_cache's holder, a file on ext4" "$st" ;;
-*)
-	mi_ext4_on_brd "$EXT4" "$DRIVERS" "$T/ext4"
-	rc=$?
-	if [ $rc -eq 2 ]; then
-		fail "where: ext4 modules load (${st:-no $EXT4 in the guest})"
-	elif [ $rc -ne 0 ]; then
-		fail "where: brd ramdisk with ext4 mounted"
-	else
-		mnt_ext4=$T/ext4
-		dd if=/dev/urandom of="$mnt_ext4/data" bs=1048576 count=24 2> /dev/null
-		sync
-	fi
-	;;
-esac
+if mi_ext4_on_brd where "where: page_cache's holder, a file on ext4" "$EXT4" "$DRIVERS" \
+	"$T/ext4"; then
+	mnt_ext4=$T/ext4
+	dd if=/dev/urandom of="$mnt_ext4/data" bs=1048576 count=24 2> /dev/null
+	sync
+fi
 
 # ---- where, between two reads of each counterpart ----
 [ -z "$mnt_ext4" ] || "$ST_DIR/progs/mincount" "$mnt_ext4/data" > "$T/e1"
