@@ -39,6 +39,7 @@ struct rank_figure {
 /* the module's optional files, each NULL where it has none */
 struct rank_src {
 	struct mi_table *procs, *files, *slabs, *cgroups, *allocs;
+	bool *files_shmem;	/* per files record, from files_resolve() */
 	long long page_kb;
 };
 
@@ -114,23 +115,6 @@ static void procs_name(const struct mi_table *t, size_t r, char *buf, size_t len
 	snprintf(buf, len, "%s[%s]", mi_get(t, r, "comm"), mi_get(t, r, "pid"));
 }
 
-/*
- * Is the inode of files' record r shmem (its pages the census's shmem, not
- * file)? Its mount's type says: tmpfs, devtmpfs, rootfs. An inode on no listed mount
- * is on the kernel's internal shm mount when its name says so (memfd_create(),
- * SysV shm), else page cache (a file system lazily unmounted).
- */
-static bool files_shmem(const struct mi_table *t, size_t r)
-{
-	const char *path = mi_get(t, r, "path");
-	char full[8192], fstype[64];
-
-	if (!mi_mount_path(mi_get(t, r, "dev"), path, full, sizeof(full), fstype, sizeof(fstype)))
-		return !strncmp(path, "/memfd:", 7) || !strncmp(path, "/SYSV", 5);
-	/* rootfs: an initramfs root, tmpfs wherever the kernel has tmpfs (init/do_mounts.c) */
-	return !strcmp(fstype, "tmpfs") || !strcmp(fstype, "devtmpfs") || !strcmp(fstype, "rootfs");
-}
-
 static long long files_pages_kb(const struct mi_table *t, size_t r, const struct rank_src *s)
 {
 	long long p = num(t, r, "pages");
@@ -140,27 +124,60 @@ static long long files_pages_kb(const struct mi_table *t, size_t r, const struct
 
 static long long files_kb(const struct mi_table *t, size_t r, const struct rank_src *s)
 {
-	return files_shmem(t, r) ? 0 : files_pages_kb(t, r, s);
+	return s->files_shmem[r] ? 0 : files_pages_kb(t, r, s);
 }
 
 static long long files_shmem_kb(const struct mi_table *t, size_t r, const struct rank_src *s)
 {
-	return files_shmem(t, r) ? files_pages_kb(t, r, s) : 0;
+	return s->files_shmem[r] ? files_pages_kb(t, r, s) : 0;
+}
+
+static void files_name(const struct mi_table *t, size_t r, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", mi_get(t, r, "path"));
 }
 
 /*
- * the path as /proc/PID/maps prints it, where a mount is found; an inode
- * without a name (a block device's, an unlinked file's) as dev:ino
+ * One look at /proc/self/mountinfo per files record, before any ranking:
+ * s->files becomes a copy whose path is the one /proc/PID/maps prints (an
+ * inode without a name, a block device's or an unlinked file's, "inode
+ * dev:ino"), and the record is shmem's (its pages the census's shmem, not
+ * file) when its mount is a tmpfs, devtmpfs or rootfs (an initramfs root,
+ * tmpfs wherever the kernel has tmpfs: init/do_mounts.c). An inode on no
+ * listed mount is on the kernel's internal shm mount when its name says so
+ * (memfd_create(), SysV shm), else page cache (a file system lazily
+ * unmounted). False: out of memory.
  */
-static void files_name(const struct mi_table *t, size_t r, char *buf, size_t len)
+static bool files_resolve(struct rank_src *s)
 {
-	const char *path = mi_get(t, r, "path");
-	char fstype[64];
+	struct mi_table *t = s->files, *v;
+	struct mi_error e;
+	int pc = mi_field_index(t, "path");
 
-	if (mi_is_none(path))
-		snprintf(buf, len, "inode %s:%s", mi_get(t, r, "dev"), mi_get(t, r, "ino"));
-	else if (!mi_mount_path(mi_get(t, r, "dev"), path, buf, len, fstype, sizeof(fstype)))
-		snprintf(buf, len, "%s", path);
+	v = mi_table_new_like(t, "files", &e);
+	s->files_shmem = calloc(mi_nrecords(t) + 1, sizeof(*s->files_shmem));
+	if (!v || !s->files_shmem || pc < 0) {
+		mi_table_free(v);
+		return false;
+	}
+	for (size_t r = 0; r < mi_nrecords(t); r++) {
+		const char *path = mi_get(t, r, "path"), *dev = mi_get(t, r, "dev");
+		char full[8192], fstype[64];
+
+		mi_table_copy_record(v, t, r);
+		if (mi_is_none(path)) {
+			mi_table_setf(v, r, (size_t)pc, "inode %s:%s", dev, mi_get(t, r, "ino"));
+		} else if (!mi_mount_path(dev, path, full, sizeof(full), fstype, sizeof(fstype))) {
+			s->files_shmem[r] = !strncmp(path, "/memfd:", 7) || !strncmp(path, "/SYSV", 5);
+		} else {
+			s->files_shmem[r] = !strcmp(fstype, "tmpfs") || !strcmp(fstype, "devtmpfs") ||
+					    !strcmp(fstype, "rootfs");
+			mi_table_set(v, r, (size_t)pc, full);
+		}
+	}
+	mi_table_free(t);
+	s->files = v;
+	return !mi_table_error(v);
 }
 
 static long long slabs_kb(const struct mi_table *t, size_t r, const struct rank_src *s)
@@ -356,6 +373,11 @@ int where_rank_build(const struct mi_cli *c, const struct mi_table *s, const str
 		caps = NULL;
 	src.procs = rank_load(c, caps, "procs", "processes", v);
 	src.files = rank_load(c, caps, "files", "files", v);
+	if (src.files && !files_resolve(&src)) {
+		mi_table_add_note(v, "files could not be resolved (out of memory): files not named");
+		mi_table_free(src.files);
+		src.files = NULL;
+	}
 	src.slabs = rank_load(c, caps, "slabs", "slab caches", v);
 	src.cgroups = rank_load(c, caps, "cgroups", "cgroups", v);
 	src.allocs = rank_load(c, caps, "allocs/table", "call sites", v);
@@ -409,6 +431,7 @@ int where_rank_build(const struct mi_cli *c, const struct mi_table *s, const str
 	}
 	mi_table_free(src.procs);
 	mi_table_free(src.files);
+	free(src.files_shmem);
 	mi_table_free(src.slabs);
 	mi_table_free(src.cgroups);
 	mi_table_free(src.allocs);
