@@ -29,43 +29,15 @@
 
 #include "capabilities.h"
 #include "cgroups.h"
+#include "cgroups_priv.h"
 #include "compat.h"
 #include "memcg_name.h"
-#include "pages.h"
 #include "zone_walk.h"
 
-/* memcgs in one read's table; more are counted in a "# cap:" note */
-#define MI_CG_MAX	4096
-/* the table's index: twice as many slots as entries, open addressing */
-#define MI_CG_HASH_BITS	13
-
-enum { MI_CG_ANON, MI_CG_FILE, MI_CG_SHMEM, MI_CG_NR };
-
-struct mi_cg {
-	struct mem_cgroup *memcg;	/* css reference held */
-	u64 ino;
-	bool dying;			/* when listed */
-	unsigned long n[MI_CG_NR];	/* pages */
-};
-
-struct mi_cg_read {
-	struct mi_cg *cg;		/* MI_CG_MAX entries */
-	u32 *slot;			/* index + 1 into @cg, 0: empty */
-	char *path;			/* PATH_MAX, for the paths printed */
-	unsigned int nr;		/* entries in @cg, referenced */
-	unsigned long over;		/* memcgs past the cap */
-	unsigned long unlisted;		/* pages of memcgs not in @cg */
-	unsigned long uncharged;	/* anon, file, shmem pages of no memcg */
-	struct mi_census census;	/* the cost, for the "# walk:" note */
-	u64 zones;
-	bool walked;			/* @cg holds a walk's figures */
-};
-
-enum { MI_ROW_LIST, MI_ROW_SLAB, MI_ROW_DYING, MI_NR_ROWS };
+enum { MI_ROW_LIST, MI_ROW_DYING, MI_NR_ROWS };
 
 static struct mi_cap mi_cg_caps[MI_NR_ROWS] = {
 	[MI_ROW_LIST] = { .name = "cgroups.list", .kind = MI_CAP_MECHANISM },
-	[MI_ROW_SLAB] = { .name = "cgroups.slab_bytes", .kind = MI_CAP_FIELD },
 	[MI_ROW_DYING] = { .name = "cgroups.dying_page_cache",
 			   .kind = MI_CAP_FIELD },
 };
@@ -81,6 +53,12 @@ static u32 *mi_cg_find(struct mi_cg_read *r, const struct mem_cgroup *memcg)
 	while (r->slot[i] && r->cg[r->slot[i] - 1].memcg != memcg)
 		i = (i + 1) & mask;
 	return &r->slot[i];
+}
+
+/* @memcg's index + 1 in the table, or 0 */
+u32 mi_cg_index(struct mi_cg_read *r, const struct mem_cgroup *memcg)
+{
+	return *mi_cg_find(r, memcg);
 }
 
 static void mi_cg_put_all(struct mi_cg_read *r)
@@ -149,6 +127,11 @@ static void mi_cg_page(struct page *page, enum mi_pclass class,
 	case MI_PC_SHMEM:
 		col = MI_CG_SHMEM;
 		break;
+	case MI_PC_SLAB:
+		/* a slab once, from its head page (cgroups_slab.c) */
+		if (r->slabs && !PageTail(page))
+			mi_cg_slab_page(r, page);
+		return;
 	default:
 		return;
 	}
@@ -165,7 +148,7 @@ static void mi_cg_page(struct page *page, enum mi_pclass class,
 		r->uncharged += nr;
 }
 
-static int mi_cg_walk(struct mi_cg_read *r)
+int mi_cg_walk(struct mi_cg_read *r)
 {
 	struct zone *zone = NULL;
 	int err;
@@ -179,6 +162,9 @@ static int mi_cg_walk(struct mi_cg_read *r)
 	r->zones = 0;
 	if (mem_cgroup_disabled())
 		return 0;
+	err = mi_cg_slabs_begin(r);
+	if (err)
+		return err;
 	mi_cg_list(r);
 	while ((zone = mi_next_populated_zone(zone))) {
 		err = mi_census_zone(zone, &r->census);
@@ -188,6 +174,7 @@ static int mi_cg_walk(struct mi_cg_read *r)
 		}
 		r->zones++;
 	}
+	mi_cg_slabs_end(r);
 	r->walked = true;
 	return 0;
 }
@@ -238,6 +225,7 @@ static void mi_cg_notes(struct seq_file *m, struct mi_cg_read *r)
 	seq_printf(m, "# walk: zones %llu sections %llu section_pfns %lu pfns %llu longest_section_ns %llu\n",
 		   r->zones, r->census.sections, PAGES_PER_SECTION,
 		   r->census.pfns, r->census.longest_ns);
+	mi_cg_slab_notes(m, r);
 }
 
 static int mi_cg_show(struct seq_file *m, void *v)
@@ -260,7 +248,10 @@ static int mi_cg_show(struct seq_file *m, void *v)
 	seq_printf(m, "%llu %s", cg->ino, cg->dying ? "dying" : "online");
 	for (i = 0; i < MI_CG_NR; i++)
 		seq_put_decimal_ull(m, " ", cg->n[i]);
-	seq_puts(m, " - ");
+	if (r->slabs)
+		seq_printf(m, " %llu ", cg->slab_bytes);
+	else
+		seq_puts(m, " - ");
 	mi_memcg_put_path(m, cg->memcg, r->path, PATH_MAX);
 	seq_putc(m, '\n');
 	return 0;
@@ -273,32 +264,47 @@ static const struct seq_operations mi_cg_sops = {
 	.show = mi_cg_show,
 };
 
-static int mi_cg_release(struct inode *inode, struct file *file)
+/* The tables of one open file: 0 or -ENOMEM (undone by the close). */
+int mi_cg_read_open(struct mi_cg_read *r, bool pairs)
 {
-	struct mi_cg_read *r = ((struct seq_file *)file->private_data)->private;
+	r->cg = kvcalloc(MI_CG_MAX, sizeof(*r->cg), GFP_KERNEL);
+	r->slot = kvcalloc(BIT(MI_CG_HASH_BITS), sizeof(u32), GFP_KERNEL);
+	r->path = kmalloc(PATH_MAX, GFP_KERNEL);
+	r->slabs = mi_cg_slabs_alloc(pairs);
+	if (IS_ERR(r->slabs)) {
+		r->slabs = NULL;
+		return -ENOMEM;
+	}
+	return r->cg && r->slot && r->path ? 0 : -ENOMEM;
+}
 
+void mi_cg_read_close(struct mi_cg_read *r)
+{
 	mi_cg_put_all(r);
+	mi_cg_slabs_free(r->slabs);
 	kvfree(r->cg);
 	kvfree(r->slot);
 	kfree(r->path);
+}
+
+static int mi_cg_release(struct inode *inode, struct file *file)
+{
+	mi_cg_read_close(((struct seq_file *)file->private_data)->private);
 	return seq_release_private(inode, file);
 }
 
 static int mi_cg_open(struct inode *inode, struct file *file)
 {
 	struct mi_cg_read *r;
+	int err;
 
 	r = __seq_open_private(file, &mi_cg_sops, sizeof(*r));
 	if (!r)
 		return -ENOMEM;
-	r->cg = kvcalloc(MI_CG_MAX, sizeof(*r->cg), GFP_KERNEL);
-	r->slot = kvcalloc(BIT(MI_CG_HASH_BITS), sizeof(u32), GFP_KERNEL);
-	r->path = kmalloc(PATH_MAX, GFP_KERNEL);
-	if (!r->cg || !r->slot || !r->path) {
+	err = mi_cg_read_open(r, false);
+	if (err)
 		mi_cg_release(inode, file);
-		return -ENOMEM;
-	}
-	return 0;
+	return err;
 }
 
 const struct file_operations mi_cgroups_fops = {
@@ -317,8 +323,6 @@ void mi_cgroups_init(void)
 	else
 		mi_cap_set(&mi_cg_caps[MI_ROW_LIST], true,
 			   "css_next_descendant_pre() from the root memcg under RCU, live and dying, each held by css_tryget() for the read; pages by page_memcg_check() (page->mem_cgroup before v5.11)");
-	mi_cap_set(&mi_cg_caps[MI_ROW_SLAB], false,
-		   "a slab's obj_cgroup vector (slab->memcg_data, slab->obj_exts from v6.10) is kfree()d when the slab is freed, with no lock or reference a module can hold to keep it while reading: a census cannot read it safely; memory.stat's slab figures are the kernel's counters");
 #ifdef MI_HAVE_LRU_FOLIO_OBJCG
 	mi_cap_set(&mi_cg_caps[MI_ROW_DYING], false,
 		   "folios are charged through an obj_cgroup that moves to the parent when the cgroup is removed: a removed cgroup's page cache is its parent's, and does not keep it dying");
@@ -327,9 +331,11 @@ void mi_cgroups_init(void)
 		   "page cache charged to a removed cgroup keeps its memcg dying, with its pages, until they are reclaimed");
 #endif
 	mi_caps_register(&mi_cg_table, mi_cg_caps, MI_NR_ROWS);
+	mi_cg_slab_init();
 }
 
 void mi_cgroups_exit(void)
 {
+	mi_cg_slab_exit();
 	mi_caps_unregister(&mi_cg_table);
 }

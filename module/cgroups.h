@@ -8,6 +8,11 @@
 void mi_cgroups_init(void);
 void mi_cgroups_exit(void);
 
+/* cgroups_slab.c */
+void mi_cg_slab_init(void);
+void mi_cg_slab_exit(void);
+
 extern const struct file_operations mi_cgroups_fops;
+extern const struct file_operations mi_cgroup_slabs_fops;
 
 #endif /* MI_CGROUPS_H */

@@ -451,4 +451,14 @@ static inline struct mem_cgroup *mi_page_memcg(struct page *page)
 #endif
 }
 
+/*
+ * Are slab objects charged to memcgs one by one (cgroups_slab.c)?  With
+ * CONFIG_MEMCG_KMEM while the headers have that option, with CONFIG_MEMCG
+ * after (probe.sh, MI_HAVE_MEMCG_KMEM_OPTION).
+ */
+#if IS_ENABLED(CONFIG_MEMCG_KMEM) || \
+	(IS_ENABLED(CONFIG_MEMCG) && !defined(MI_HAVE_MEMCG_KMEM_OPTION))
+#define MI_MEMCG_KMEM 1
+#endif
+
 #endif /* MI_COMPAT_H */

@@ -299,4 +299,11 @@ probe MI_HAVE_PAGE_MEMCG_CHECK "$srctree/include/linux/memcontrol.h" \
 probe MI_HAVE_LRU_FOLIO_OBJCG "$srctree/include/linux/memcontrol.h" \
 	'folio and objcg binding stability'
 
+# CONFIG_MEMCG_KMEM: slab objects are charged to memcgs where it is set,
+# as long as the headers name it (5.10, 6.1); the 6.12 headers no longer
+# do: kmem accounting became part of CONFIG_MEMCG (upstream "mm: memcg:
+# remove CONFIG_MEMCG_KMEM", hash not checked here), so compat.h takes
+# CONFIG_MEMCG alone there.
+probe MI_HAVE_MEMCG_KMEM_OPTION "$memcontrol_h" 'CONFIG_MEMCG_KMEM'
+
 echo "$flags"

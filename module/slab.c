@@ -321,6 +321,7 @@ void mi_slab_init(void)
 		   desc);
 	mi_slab_layout();
 	mi_slab_object_layout();
+	mi_cg_slab_layout();
 	mi_btf_close();
 
 	mi_slab.caches = (struct list_head *)mi_ksym("slab_caches");
@@ -569,13 +570,6 @@ unlock:
 	return err ? ERR_PTR(err) : snap;
 }
 
-/*
- * The cache called @name (as on slab_caches: a merged cache under its
- * first name), into @cache: for comparing with allocation arguments only,
- * never to be dereferenced, since nothing keeps it from being destroyed
- * afterwards.  -EINVAL if there is no such cache, -EOPNOTSUPP if the list
- * cannot be walked on this kernel.
- */
 /* Can mi_slab_find_cache() work on this kernel?  Why not, into @why. */
 bool mi_slab_find_available(char *why, size_t len)
 {
@@ -612,6 +606,18 @@ void *mi_slab_search(const char *name, const void *cache, const char **namep)
 			return s;
 	}
 	return NULL;
+}
+
+/* Each cache on slab_caches and its name to @fn; under mi_slab_names_lock(). */
+void mi_slab_each(void (*fn)(void *s, const char *name, void *arg), void *arg)
+{
+	struct list_head *pos;
+
+	list_for_each(pos, mi_slab.caches) {
+		void *s = (void *)pos - mi_slab.mem[MI_KC_LIST].off;
+
+		fn(s, mi_cache_name(s), arg);
+	}
 }
 
 /* ---- the file ------------------------------------------------------------ */

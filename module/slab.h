@@ -12,6 +12,9 @@ bool mi_slab_find_available(char *why, size_t len);
 int mi_slab_names_lock(void);
 void mi_slab_names_unlock(void);
 void *mi_slab_search(const char *name, const void *cache, const char **namep);
+void mi_slab_each(void (*fn)(void *s, const char *name, void *arg), void *arg);
+/* cgroups_slab.c, with the BTF open */
+void mi_cg_slab_layout(void);
 /* slab_lookup.c: a cache by name, by address, of an object */
 int mi_slab_find_cache(const char *name, const void **cache);
 const char *mi_slab_name_of(const void *cache);

@@ -19,6 +19,13 @@
 #include "btf.h"
 #include "slab.h"
 
+/*
+ * The cache called @name (as on slab_caches: a merged cache under its
+ * first name), into @cache: for comparing with allocation arguments only,
+ * never to be dereferenced, since nothing keeps it from being destroyed
+ * afterwards.  -EINVAL if there is no such cache, -EOPNOTSUPP if the list
+ * cannot be walked on this kernel.
+ */
 int mi_slab_find_cache(const char *name, const void **cache)
 {
 	int err = mi_slab_names_lock();
