@@ -146,6 +146,13 @@ compare()
 		check_between "cgroups: $2 $_k ($_got bytes) within memory.stat's $_k" \
 			"$_got" "$(min "$_b" "$_a")" "$(max "$_b" "$_a")" "$_tol"
 	done
+	# slab_bytes where the kernel's objects can be attributed
+	[ "$slab_cap" = yes ] || return 0
+	_got=$(subtree "$T/c" "$2" slab_bytes)
+	_b=$(($(stat_of "$T/${1}1" slab_reclaimable) + $(stat_of "$T/${1}1" slab_unreclaimable)))
+	_a=$(($(stat_of "$T/${1}2" slab_reclaimable) + $(stat_of "$T/${1}2" slab_unreclaimable)))
+	check_between "cgroups: $2 slab_bytes ($_got) within memory.stat's slab_reclaimable + slab_unreclaimable" \
+		"$_got" "$(min "$_b" "$_a")" "$(max "$_b" "$_a")" "$(tol_of "$_a" "$lag" 3)"
 }
 compare x /system.slice/x.service
 compare s /system.slice

@@ -130,6 +130,8 @@ int mi_option_error(const char *cmd, int opt, char *const *argv, const char *opt
 
 /* cmd_cgroups.c */
 int cmd_cgroups(const struct mi_cli *c, struct cmd_opts *o);
+/* cmd_cgroup_slabs.c */
+int cmd_cgroup_slabs(const struct mi_cli *c, struct cmd_opts *o);
 
 /* cmd_where.c */
 int cmd_where(const struct mi_cli *c, struct cmd_opts *o);

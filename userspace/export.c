@@ -95,6 +95,12 @@ static const struct prom_rule prom_rules[] = {
 	 */
 	{ .file = "cgroups", .labels = "id state path" },
 	/*
+	 * cgroup_slabs: a row per cgroup and cache, up to 16384: each
+	 * cgroup's total is the cgroups file's slab_bytes.
+	 */
+	{ .file = "cgroup_slabs",
+	  .left_out = "a series per memory cgroup and slab cache is too many; the cgroups file's slab_bytes is each cgroup's total" },
+	/*
 	 * files: an inode is its device and number, named by its path and the
 	 * cgroup charged; files_top (default 100) bounds the series:
 	 * meminspect_files_pages{dev,ino,path,cgroup}, _dirty, _writeback.

@@ -91,6 +91,16 @@ static const struct command commands[] = {
 	  "--dying prints only the dying rows: removed cgroups that their page cache\n"
 	  "(or anything else charged to them) keeps.\n"
 	  "--json: an array of objects.  --watch SECONDS and --count N as for summary.\n" },
+	{ "cgroup-slabs", cmd_cgroup_slabs, CMD_WATCH,
+	  "slab objects and bytes by memory cgroup and cache",
+	  "Prints the module's cgroup_slabs file: one row per memory cgroup and\n"
+	  "slab cache with the objects charged to that cgroup itself and their\n"
+	  "bytes as memory.stat counts them (object size + one obj_cgroup pointer),\n"
+	  "then one row per cache (id -) with its objects in use charged to no\n"
+	  "cgroup; notes give the totals and what the walk could not read\n"
+	  "(docs/cgroups.md).  A read walks every pfn, as pages does; the file is\n"
+	  "missing where capabilities says cgroups.slab_bytes no.\n"
+	  "--json: an array of objects.  --watch SECONDS and --count N as for summary.\n" },
 	{ "where", cmd_where, CMD_WATCH, "where did my memory go: the largest holders first, then the reconciliation",
 	  "First the figures that hold the memory, largest first (rank, figure, kb,\n"
 	  "pct of mem_total) with their holders, the top three of each from the\n"

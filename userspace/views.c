@@ -180,6 +180,8 @@ static const char *const slabs_fields[] = {
 	"aliases", "flags", NULL };
 static const char *const cgroups_fields[] = {
 	"id", "state", "anon_pages", "file_pages", "shmem_pages", "slab_bytes", "path", NULL };
+static const char *const cgroup_slabs_fields[] = {
+	"id", "cache", "objects", "bytes", "path", NULL };
 static const char *const no_fields[] = { NULL };
 static const char *const zones_fields[] = { "node", "zone", NULL };
 static const char *const buddy_fields[] = { "node", "zone", "migratetype", NULL };
@@ -211,6 +213,7 @@ static const struct file_view {
 	{ "slabs", slabs_fields, check_slabs, json_records },
 	{ "files", files_fields, check_files, json_records },
 	{ "cgroups", cgroups_fields, check_cgroups, json_records },
+	{ "cgroup_slabs", cgroup_slabs_fields, check_cgroup_slabs, json_records },
 	{ "zones", zones_fields, check_zone_table, json_zone_table },
 	{ "buddy", buddy_fields, check_zone_table, json_zone_table },
 	{ "fragmentation", frag_fields, check_zone_table, json_zone_table },

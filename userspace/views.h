@@ -55,6 +55,8 @@ int check_slabs(const struct mi_table *t);
 int check_files(const struct mi_table *t);
 /* cmd_cgroups.c */
 int check_cgroups(const struct mi_table *t);
+/* cmd_cgroup_slabs.c */
+int check_cgroup_slabs(const struct mi_table *t);
 int check_zone_table(const struct mi_table *t);
 void json_summary(struct json *j, const struct mi_table *t);
 void json_zone_table(struct json *j, const struct mi_table *t);
