@@ -80,7 +80,9 @@ struct mi_cg_slabs {
 	u32 *pslot;
 	unsigned int npair;
 	u64 pairs_over;			/* objects of pairs past the cap */
-	u64 slabs, objs, moved, no_cache, unlisted, faults;
+	struct {			/* the "# slab walk:" note */
+		u64 slabs, objs, moved, no_cache, unlisted, faults;
+	} n;
 };
 
 /* Where this kernel keeps what is read, from BTF at load. */
@@ -146,14 +148,18 @@ void mi_cg_slab_layout(void)
 		sid = mi_btf_struct("page");
 	mi_cgs.entry = sizeof(void *);
 	if (mi_cgs_word(sid, "obj_exts", sizeof(long), &mi_cgs.vec_off)) {
-		/* "mm: introduce slabobj_ext to support slab object extensions" (21c690a349ba, v6.10) */
+		/* struct slabobj_ext: the allocation profiling series, v6.10 */
 		mi_cgs.vec_name = "obj_exts";
 		eid = mi_btf_struct("slabobj_ext");
 		mi_cgs.entry = eid ? mi_btf_size(eid) : 0;
 		if (!mi_cgs_word(eid, "objcg", sizeof(void *), &mi_cgs.objcg_off) &&
 		    !mi_cgs_word(eid, "_objcg", sizeof(void *), &mi_cgs.objcg_off))
 			mi_cgs.entry = 0;
-		/* "mm/slab: use stride to access slabobj_ext" (v7.0) */
+		/*
+		 * slab->stride: v7.0's slabobj_ext in a slab's unused space
+		 * or in its objects (7.2's mm/slab.h slab_get_stride(); the
+		 * commit's hash not checked here)
+		 */
 		mi_cgs.stride_ok = mi_cgs_word(sid, "stride", sizeof(u32),
 					       &mi_cgs.stride_off);
 	} else if (mi_cgs_word(sid, "memcg_data", sizeof(long), &mi_cgs.vec_off)) {
@@ -180,7 +186,7 @@ void mi_cg_slab_layout(void)
 
 bool mi_cg_slab_available(void)
 {
-	return IS_ENABLED(MI_MEMCG_KMEM) && mi_cgs.ok &&
+	return MI_MEMCG_KMEM && mi_cgs.ok &&
 	       mi_slab_size_of_available();
 }
 
@@ -261,8 +267,7 @@ int mi_cg_slabs_begin(struct mi_cg_read *r)
 	cs->cache_over = 0;
 	cs->npair = 0;
 	cs->pairs_over = 0;
-	cs->slabs = cs->objs = cs->moved = cs->no_cache = 0;
-	cs->unlisted = cs->faults = 0;
+	memset(&cs->n, 0, sizeof(cs->n));
 	if (cs->pslot)
 		memset(cs->pslot, 0, sizeof(u32) << MI_CGS_PAIR_BITS);
 	err = mi_slab_names_lock();
@@ -329,6 +334,7 @@ static bool mi_cgs_same(const struct mi_cgs_slab *sl)
 {
 	const char *p = (const char *)sl->head;
 
+	/* the words read before (and the vector chunk) before these */
 	smp_rmb();
 	return PageSlab(sl->head) &&
 	       READ_ONCE(*(void * const *)(p + mi_cgs.cache_off)) == sl->s &&
@@ -341,14 +347,14 @@ static bool mi_cgs_same(const struct mi_cgs_slab *sl)
  */
 static u32 mi_cgs_owner(struct mi_cg_read *r, unsigned long objcg)
 {
-#ifdef MI_MEMCG_KMEM
+#if MI_MEMCG_KMEM
 	struct mem_cgroup *memcg;
 
 	if (!virt_addr_valid(objcg) ||
 	    copy_from_kernel_nofault(&memcg, (char *)objcg +
 				     offsetof(struct obj_cgroup, memcg),
 				     sizeof(memcg))) {
-		r->slabs->faults++;
+		r->slabs->n.faults++;
 		return 0;
 	}
 	return memcg ? mi_cg_index(r, memcg) : 0;
@@ -390,7 +396,7 @@ static long mi_cgs_vector(struct mi_cg_read *r, const struct mi_cgs_slab *sl,
 	for (i = 0; i < sl->objects; i += n) {
 		n = min_t(u32, sl->objects - i, MI_CGS_CHUNK);
 		if (mi_cgs_read(sl, i, n, buf)) {
-			cs->faults++;
+			cs->n.faults++;
 			return -1;
 		}
 		if (!mi_cgs_same(sl))
@@ -407,7 +413,7 @@ static long mi_cgs_vector(struct mi_cg_read *r, const struct mi_cgs_slab *sl,
 			}
 			charged++;
 			if (!idx) {
-				cs->unlisted++;
+				cs->n.unlisted++;
 				continue;
 			}
 			r->cg[idx - 1].slab_bytes += full;
@@ -429,12 +435,12 @@ void mi_cg_slab_page(struct mi_cg_read *r, struct page *head)
 	rcu_read_lock();
 	mi_cgs_snap(&sl);
 	if (!mi_cgs_same(&sl) || !sl.objects || sl.inuse > sl.objects) {
-		cs->moved++;
+		cs->n.moved++;
 		goto out;
 	}
 	ci = *mi_cgs_cache_slot(cs, sl.s);
 	if (!ci) {		/* a cache made after the snapshot */
-		cs->no_cache++;
+		cs->n.no_cache++;
 		goto out;
 	}
 	v = sl.vec & ~7UL;
@@ -444,12 +450,12 @@ void mi_cg_slab_page(struct mi_cg_read *r, struct page *head)
 	    mi_cgs.objcg_off + sizeof(long) <= sl.stride) {
 		charged = mi_cgs_vector(r, &sl, ci - 1);
 		if (charged < 0) {
-			cs->moved++;
+			cs->n.moved++;
 			goto out;
 		}
 	}
-	cs->slabs++;
-	cs->objs += sl.inuse;
+	cs->n.slabs++;
+	cs->n.objs += sl.inuse;
 	if (sl.inuse > charged) {
 		cs->cache[ci - 1].uncharged += sl.inuse - charged;
 		mi_cgs_pair_add(cs, MI_CG_NONE, ci - 1, sl.inuse - charged);
@@ -493,8 +499,8 @@ void mi_cg_slab_notes(struct seq_file *m, struct mi_cg_read *r)
 	seq_printf(m, "# slab uncharged: %llu objects %llu bytes in use charged to no memory cgroup (the root's, and caches that do not account)\n",
 		   objs, bytes);
 	seq_printf(m, "# slab walk: slabs %llu objects %llu moved %llu unlisted_objects %llu no_cache_slabs %llu faults %llu\n",
-		   cs->slabs, cs->objs, cs->moved, cs->unlisted, cs->no_cache,
-		   cs->faults);
+		   cs->n.slabs, cs->n.objs, cs->n.moved, cs->n.unlisted, cs->n.no_cache,
+		   cs->n.faults);
 	if (cs->cache_over)
 		seq_printf(m, "# cap: %u slab caches past the first %u not read\n",
 			   cs->cache_over, MI_CGS_CACHES);
@@ -608,7 +614,7 @@ const struct file_operations mi_cgroup_slabs_fops = {
 
 void mi_cg_slab_init(void)
 {
-	if (!IS_ENABLED(MI_MEMCG_KMEM))
+	if (!MI_MEMCG_KMEM)
 		mi_cap_set(&mi_cgs_caps[MI_ROW_SLAB_BYTES], false,
 			   "the kernel has no CONFIG_MEMCG_KMEM (CONFIG_MEMCG from 6.10): slab objects are not charged");
 	else if (!mi_cgs.ok)

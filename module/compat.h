@@ -459,6 +459,8 @@ static inline struct mem_cgroup *mi_page_memcg(struct page *page)
 #if IS_ENABLED(CONFIG_MEMCG_KMEM) || \
 	(IS_ENABLED(CONFIG_MEMCG) && !defined(MI_HAVE_MEMCG_KMEM_OPTION))
 #define MI_MEMCG_KMEM 1
+#else
+#define MI_MEMCG_KMEM 0
 #endif
 
 #endif /* MI_COMPAT_H */
