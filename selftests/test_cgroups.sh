@@ -247,6 +247,13 @@ if [ "$rd_mib" -gt 0 ]; then
 		else
 			fail "cgroups: $MI_READER is installed"
 		fi
+		# what pins it: files names the ramdisk's inode, charged to it
+		if [ -r "$MI_DIR/files" ]; then
+			got=$(awk -v p=/system.slice/x.service 'NR > 1 && !/^#/ && $6 == p { s += $3 }
+				END { print s + 0 }' "$MI_DIR/files")
+			check "cgroups: files names removed x.service for the page cache that pins it ($((got * PG)) of $xf bytes)" \
+				[ $((got * PG)) -ge $((xf * 9 / 10)) ]
+		fi
 	else
 		# its obj_cgroup moves to system.slice, and its page cache with it,
 		# when the css goes offline: after rmdir, from a work item
