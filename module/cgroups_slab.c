@@ -34,6 +34,7 @@
 #include <linux/rcupdate.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/sizes.h>
 #include <linux/sort.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
@@ -54,8 +55,8 @@
 #define MI_CGS_PAIR_BITS	15
 /* vector entries read at a time, then the slab is checked again */
 #define MI_CGS_CHUNK		32
-/* objects of a slab: the 15-bit field; a stride: at most a page */
-#define MI_CGS_MAX_STRIDE	PAGE_SIZE
+/* a stride: an object with its metadata at most (v7.0 keeps the entry in the object) */
+#define MI_CGS_MAX_STRIDE	SZ_64K
 /* the pair of objects charged to no memcg */
 #define MI_CG_NONE		U32_MAX
 
