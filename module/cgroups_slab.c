@@ -351,7 +351,7 @@ static u32 mi_cgs_owner(struct mi_cg_read *r, unsigned long objcg)
 #if MI_MEMCG_KMEM
 	struct mem_cgroup *memcg;
 
-	if (!virt_addr_valid(objcg) ||
+	if (!virt_addr_valid((void *)objcg) ||
 	    copy_from_kernel_nofault(&memcg, (char *)objcg +
 				     offsetof(struct obj_cgroup, memcg),
 				     sizeof(memcg))) {
@@ -446,7 +446,7 @@ void mi_cg_slab_page(struct mi_cg_read *r, struct page *head)
 	}
 	v = sl.vec & ~7UL;
 	/* the low bit marks a vector (MEMCG_DATA_OBJCGS, MEMCG_DATA_OBJEXTS) */
-	if ((sl.vec & 1) && v && virt_addr_valid(v) &&
+	if ((sl.vec & 1) && v && virt_addr_valid((void *)v) &&
 	    sl.stride >= sizeof(long) && sl.stride <= MI_CGS_MAX_STRIDE &&
 	    mi_cgs.objcg_off + sizeof(long) <= sl.stride) {
 		charged = mi_cgs_vector(r, &sl, ci - 1);
