@@ -40,6 +40,7 @@ static const char *const sort_keys[][2] = {
 	{ "id", "id" }, { "path", "path" }, { "anon", "anon_pages" }, { "file", "file_pages" },
 	{ "shmem", "shmem_pages" }, { "slab", "slab_bytes" }, { "total", NULL },
 };
+
 #define NKEYS (sizeof(sort_keys) / sizeof(sort_keys[0]))
 
 bool cgroups_sort_key(const char *key)
