@@ -78,12 +78,13 @@ tmpfs_mounted=1
 i=1
 while [ $i -le 12 ]; do
 	n=$(printf c%02d $i)
-	mkdir "$R/$n" &&
-		sh -c 'echo $$ > "$1/cgroup.procs" &&
+	if ! mkdir "$R/$n" ||
+		! sh -c 'echo $$ > "$1/cgroup.procs" &&
 			dd if=/dev/ram0 of=/dev/null bs=256k skip=$(($2 * ($2 - 1) / 2)) count=$2 2> /dev/null &&
 			dd if=/dev/zero of="$3" bs=128k count=$((13 - $2)) 2> /dev/null' \
-			sh "$R/$n" $i "$T/tmpfs/$n" ||
+			sh "$R/$n" $i "$T/tmpfs/$n"; then
 		fail "reader cgroups: /mi-rc/$n filled"
+	fi
 	i=$((i + 1))
 done
 
