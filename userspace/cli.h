@@ -36,6 +36,7 @@ struct pagealloc_opts {
 /* cgroups */
 struct cgroups_opts {
 	bool dying;		/* --dying: only the removed memcgs still held */
+	const char *sort;	/* --sort KEY (cgroups_sort_key()); NULL: the file's order */
 };
 
 /* slab */
@@ -83,6 +84,7 @@ struct export_opts {
 	bool prometheus;	/* --prometheus */
 	const char *textfile_dir;
 	bool per_pid;
+	unsigned long cgroup_series;	/* --cgroup-series N; 0: not given (100) */
 };
 
 struct cmd_opts {
@@ -132,6 +134,8 @@ int mi_option_error(const char *cmd, int opt, char *const *argv, const char *opt
 int cmd_cgroups(const struct mi_cli *c, struct cmd_opts *o);
 /* cmd_cgroup_slabs.c */
 int cmd_cgroup_slabs(const struct mi_cli *c, struct cmd_opts *o);
+/* KEY is one of cgroups --sort's: id, path, anon, file, shmem, slab, total */
+bool cgroups_sort_key(const char *key);
 
 /* cmd_where.c */
 int cmd_where(const struct mi_cli *c, struct cmd_opts *o);

@@ -139,7 +139,8 @@ int cmd_report(const struct mi_cli *c, struct cmd_opts *o)
 
 static int export_to(const struct mi_cli *c, const struct export_opts *x, FILE *f)
 {
-	struct prom_out o = { .f = f, .per_pid = x->per_pid };
+	struct prom_out o = {
+		.f = f, .per_pid = x->per_pid, .cgroup_series = x->cgroup_series };
 	const char *info[] = { "reader_version", MI_VERSION, "module_version", "unknown", NULL };
 	struct mi_table *caps = NULL, *t;
 	char mod[64];

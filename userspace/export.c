@@ -91,7 +91,8 @@ static const struct prom_rule prom_rules[] = {
 	 * cgroups: one row per memory cgroup, told apart by id (its
 	 * directory's inode) and path; state is a label, as a dying cgroup's
 	 * figures are what still pins it (docs/cgroups.md):
-	 * meminspect_cgroups_anon_pages{id,state,path}, ...
+	 * meminspect_cgroups_anon_pages{id,state,path}, ...; for
+	 * --cgroup-series cgroups at most (export_cgroups()).
 	 */
 	{ .file = "cgroups", .labels = "id state path" },
 	/*
@@ -562,6 +563,52 @@ out:
 	return err;
 }
 
+/*
+ * cgroups: up to 4096 records, 4 series each.  Only o->cgroup_series of
+ * them get series (cgroups_for_export(): the dying ones first, then the
+ * largest); three gauges without labels keep the totals whatever the cap.
+ */
+static int export_cgroups(struct prom_out *o, const struct mi_table *t,
+			  const struct prom_rule *r)
+{
+	static const char *const names[] = {
+		"meminspect_cgroups_series_dropped", "meminspect_cgroups_dying",
+		"meminspect_cgroups_dying_bytes" };
+	static const char *const helps[] = {
+		"memory cgroups left without series by export --cgroup-series",
+		"dying memory cgroups (removed, still held), exported or not",
+		"bytes the dying memory cgroups hold: pages x page size + slab_bytes where known" };
+	size_t cap = o->cgroup_series ? o->cgroup_series : MI_CGROUP_SERIES_DEFAULT;
+	struct cgroups_export_sums s;
+	struct mi_error e;
+	struct mi_table *keep = cgroups_for_export(t, cap, &s, &e);
+	unsigned long long v[3];
+	char val[32];
+	int err, ret;
+
+	if (!keep)
+		return -ENOMEM;
+	err = export_wide(o, "cgroups", keep, r);
+	mi_table_free(keep);
+	if (err == -ENOMEM)
+		return err;
+	v[0] = s.dropped;
+	v[1] = s.dying;
+	v[2] = s.dying_bytes;
+	for (size_t i = 0; i < 3; i++) {
+		ret = prom_family(o, names[i], "gauge", helps[i]);
+		if (ret == -ENOMEM)
+			return ret;
+		if (ret) {
+			err = -EINVAL;
+			continue;
+		}
+		snprintf(val, sizeof(val), "%llu", v[i]);
+		prom_sample(o, names[i], NULL, val);
+	}
+	return err;
+}
+
 int prom_export_table(struct prom_out *o, const char *file, const struct mi_table *t)
 {
 	const struct prom_rule *r = rule_of(file);
@@ -576,5 +623,7 @@ int prom_export_table(struct prom_out *o, const char *file, const struct mi_tabl
 	if (r->shape == PROM_LONG && mi_field_index(t, "field") >= 0 &&
 	    mi_field_index(t, "value") >= 0)
 		return export_long(o, file, t, r);
+	if (!strcmp(file, "cgroups"))
+		return export_cgroups(o, t, r);
 	return export_wide(o, file, t, r);
 }

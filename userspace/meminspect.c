@@ -7,6 +7,7 @@
  */
 #include "access.h"
 #include "cli.h"
+#include "export.h"
 #include "fault.h"
 #include "parse.h"
 #include "status.h"
@@ -90,6 +91,11 @@ static const struct command commands[] = {
 	  "read walks every pfn, as pages does.\n"
 	  "--dying prints only the dying rows: removed cgroups that their page cache\n"
 	  "(or anything else charged to them) keeps.\n"
+	  "--sort KEY orders the rows (default: the file's, the cgroup tree in\n"
+	  "pre-order): id ascending, path in byte order, anon, file, shmem, slab\n"
+	  "(its figure) or total ((anon + file + shmem pages) x page size +\n"
+	  "slab_bytes, in bytes) largest first; ties keep the file's order.  A '-'\n"
+	  "is unknown: --sort slab puts those rows last, total leaves it out.\n"
 	  "--json: an array of objects.  --watch SECONDS and --count N as for summary.\n" },
 	{ "cgroup-slabs", cmd_cgroup_slabs, CMD_WATCH,
 	  "slab objects and bytes by memory cgroup and cache",
@@ -232,6 +238,12 @@ static const struct command commands[] = {
 	  "counters in _total, labels for node/zone/order/migratetype/cache\n"
 	  "(docs/export.md). Files with per-process rows are left out unless\n"
 	  "--per-pid is given.\n"
+	  "--cgroup-series N (1 to 4096, default 100): the cgroups file's series\n"
+	  "(meminspect_cgroups_*{id,state,path}) for N memory cgroups at most: the\n"
+	  "dying ones first, then the largest by total (pages x page size +\n"
+	  "slab_bytes where known).  Three gauges without labels count whatever the\n"
+	  "cap: meminspect_cgroups_series_dropped (cgroups left out),\n"
+	  "meminspect_cgroups_dying and meminspect_cgroups_dying_bytes.\n"
 	  "--textfile-dir DIR writes DIR/meminspect.prom instead, atomically\n"
 	  "(temporary file + rename), for node_exporter's textfile collector; with\n"
 	  "--watch SECONDS it rewrites it every SECONDS. The file is written even\n"
@@ -286,6 +298,8 @@ static const char options_help[] =
 	"  --types         the split by migratetype (a walk of every free list)\n"
 	"cgroups only:\n"
 	"  --dying         only the removed memory cgroups something still holds\n"
+	"  --sort KEY      id, path (ascending), anon, file, shmem, slab or total\n"
+	"                  (largest first; '-' last); default: the file's order\n"
 	"vmas, top:\n"
 	"  --sort KEY      rss, pss, uss or swap, largest first\n"
 	"slab only:\n"
@@ -301,7 +315,9 @@ static const char options_help[] =
 	"export only:\n"
 	"  --prometheus    Prometheus text format\n"
 	"  --textfile-dir DIR  write DIR/meminspect.prom atomically (node_exporter)\n"
-	"  --per-pid       also export files with per-process rows\n";
+	"  --per-pid       also export files with per-process rows\n"
+	"  --cgroup-series N  series for N memory cgroups at most, dying ones first,\n"
+	"                  then the largest (1 to 4096; default 100)\n";
 
 static const char exit_help[] =
 	"Exit status:\n"
@@ -382,7 +398,7 @@ enum { OPT_DONE = -1, OPT_EXIT_OK = -2 };
 enum {
 	OPT_PROMETHEUS = 256, OPT_TEXTFILE_DIR, OPT_PER_PID, OPT_SORT, OPT_TOP, OPT_ALIASES,
 	OPT_TYPES, OPT_TABLE, OPT_OUTSTANDING, OPT_MIN_AGE, OPT_CGROUP, OPT_BY,
-	OPT_ALLOCINFO, OPT_DYING,
+	OPT_ALLOCINFO, OPT_DYING, OPT_CGROUP_SERIES,
 };
 
 /*
@@ -414,6 +430,7 @@ static int parse_options(struct ctx *c, int argc, char **argv, const struct comm
 		{ "allocinfo", no_argument, NULL, OPT_ALLOCINFO },
 		{ "cgroup", required_argument, NULL, OPT_CGROUP },
 		{ "dying", no_argument, NULL, OPT_DYING },
+		{ "cgroup-series", required_argument, NULL, OPT_CGROUP_SERIES },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *shorts = cmd ? ":d:jHhVw:n:" : "+:d:jHhVw:n:";
@@ -470,6 +487,12 @@ static int parse_options(struct ctx *c, int argc, char **argv, const struct comm
 			break;
 		case OPT_PER_PID:
 			c->opts.exp.per_pid = true;
+			break;
+		case OPT_CGROUP_SERIES:
+			if (mi_parse_u64(optarg, &n) || n < 1 || n > MI_CGROUP_SERIES_MAX)
+				return mi_bad_usage("--cgroup-series takes a number of cgroups from 1 to %d, not '%s'",
+						    MI_CGROUP_SERIES_MAX, optarg);
+			c->opts.exp.cgroup_series = (unsigned long)n;
 			break;
 		case OPT_SORT:
 			c->sort_arg = optarg;	/* its keys depend on the command */
@@ -544,16 +567,22 @@ static int check_options(struct ctx *ctx, const struct command *cmd)
 		if (!ctx->opts.allocs.sort)
 			return mi_bad_usage("--sort takes bytes, rate, count or allocs, not '%s'",
 					    ctx->sort_arg);
+	} else if (ctx->sort_arg && (cmd->flags & CMD_DYING)) {
+		if (!cgroups_sort_key(ctx->sort_arg))
+			return mi_bad_usage("--sort takes id, path, anon, file, shmem, slab or total, not '%s'",
+					    ctx->sort_arg);
+		ctx->opts.cg.sort = ctx->sort_arg;
 	} else if (ctx->sort_arg) {
-		return mi_bad_usage("--sort is for slab, allocs, vmas and top");
+		return mi_bad_usage("--sort is for slab, allocs, cgroups, vmas and top");
 	}
 	if ((c->watch || c->count) && !(cmd->flags & CMD_WATCH))
 		return mi_bad_usage("'%s' takes no --watch or --count: its content does not change",
 				    cmd->name);
 	if (c->count && !c->watch)
 		return mi_bad_usage("--count needs --watch");
-	if ((x->prometheus || x->textfile_dir || x->per_pid) && !(cmd->flags & CMD_EXPORT))
-		return mi_bad_usage("--prometheus, --textfile-dir and --per-pid are export options");
+	if ((x->prometheus || x->textfile_dir || x->per_pid || x->cgroup_series) &&
+	    !(cmd->flags & CMD_EXPORT))
+		return mi_bad_usage("--prometheus, --textfile-dir, --per-pid and --cgroup-series are export options");
 	if ((cmd->flags & CMD_EXPORT) && !x->prometheus && !c->json)
 		return mi_bad_usage("export needs a format: --prometheus (or --json)");
 	if (x->textfile_dir && c->json)

@@ -22,7 +22,7 @@ promtool_ok "export of the fixtures: promtool check metrics is silent and exits 
 	check metrics
 promtool_ok "docs/meminspect-alerts.yml: promtool check rules exits 0" "" \
 	check rules "$here/../../docs/meminspect-alerts.yml"
-promtool_ok "docs/meminspect-alerts.test.yml: promtool test rules passes (MeminspectDirectReclaimSustained on allocstall and direct_reclaim stall series)" "" \
+promtool_ok "docs/meminspect-alerts.test.yml: promtool test rules passes (MeminspectDirectReclaimSustained, MeminspectDyingCgroupsPinMemory)" "" \
 	test rules "$here/../../docs/meminspect-alerts.test.yml"
 # pages and pressure (captured from a 7.3 guest): each record tells itself
 # apart only with its class / section, scope and name, which must be labels,
