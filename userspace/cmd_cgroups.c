@@ -6,6 +6,7 @@
  * holds, --sort orders the rows.  Also the cgroups' part of export: which
  * cgroups get series under --cgroup-series, and the totals of the rest.
  */
+#include "cgroup_pins.h"
 #include "cli.h"
 #include "export.h"
 #include "parse.h"
@@ -125,16 +126,13 @@ int cmd_cgroups(const struct mi_cli *c, struct cmd_opts *o)
 	if (st)
 		return st;
 	if (o->cg.dying) {
-		d = mi_table_new_like(t, "cgroups", &e);
+		/* the dying rows with what keeps each: top files and slab caches */
+		d = cgroup_pins(c, t, &e);
 		if (!d) {
 			fprintf(stderr, "meminspect: %s\n", e.msg);
 			mi_table_free(t);
 			return ST_FORMAT;
 		}
-		for (size_t r = 0; r < mi_nrecords(t); r++)
-			if (!strcmp(mi_get(t, r, "state"), "dying"))
-				mi_table_copy_record(d, t, r);
-		mi_table_copy_notes(d, t);
 	}
 	if ((d && mi_table_error(d)) ||
 	    (o->cg.sort && mi_table_sort(d ? d : t, by_key, o->cg.sort))) {
