@@ -190,9 +190,11 @@ check_eq "container: its record's path is the 91 bytes of $CPATH" \
 # memory.stat lags the per-CPU charges it has not flushed: up to MEMCG_CHARGE_BATCH (64)
 # pages a CPU (docs/cgroups.md, Tests)
 lag=$((64 * $(nproc) * PG))
-an=$(($(rec "$T/c" "$CPATH" anon_pages) * PG))
-cf=$(($(rec "$T/c" "$CPATH" file_pages) * PG))
-cs=$(($(rec "$T/c" "$CPATH" shmem_pages) * PG))
+# (0 without a record: the id and path checks above fail then, and these against
+# memory.stat's, which are not 0, and the lower bounds)
+an=$(($(rec "$T/c" "$CPATH" anon_pages || echo 0) * PG))
+cf=$(($(rec "$T/c" "$CPATH" file_pages || echo 0) * PG))
+cs=$(($(rec "$T/c" "$CPATH" shmem_pages || echo 0) * PG))
 for k in anon file shmem; do
 	b=$(stat_of "$T/s1" "$k") a=$(stat_of "$T/s2" "$k")
 	case $k in
@@ -332,7 +334,8 @@ else
 		c3=$(cfs "$T/c3")
 		i=$((i + 1))
 	done
-	sf=$(($(rec "$T/c3" /system.slice file_pages) * PG + $(rec "$T/c3" /system.slice shmem_pages) * PG))
+	sf=$((($(rec "$T/c3" /system.slice file_pages || echo 0) +
+		$(rec "$T/c3" /system.slice shmem_pages || echo 0)) * PG))
 	check "container: removed, its page cache and shmem are system.slice's ($sf of $held bytes; ${st:-gone}, $c3 bytes)" \
 		[ "$sf" -ge $((held * 9 / 10)) -a "$c3" -eq 0 ]
 fi
