@@ -188,7 +188,7 @@ fi
 VIEWS="test_summary.sh test_zones.sh test_buddy.sh test_fragmentation.sh test_pages.sh
 test_slabs.sh test_unaccounted.sh test_pressure.sh test_procmem.sh test_procmem_hugetlb.sh
 test_reader_mm.sh test_export.sh test_read_all.sh test_capabilities.sh test_procs.sh
-test_files.sh test_where.sh test_cgroup_slabs.sh"
+test_files.sh test_where.sh test_cgroup_slabs.sh test_cgroups_container.sh"
 nviews=0
 for t in $VIEWS; do
 	case " ${MI_RUN_TESTS:-} " in

@@ -8,8 +8,13 @@
  * mincore() says are resident, PAGES the file's size in pages.  An empty file: "0 0 -".
  * test_files.sh compares RESIDENT with the files table's pages, in one bracket
  * (mincount, files, mincount), and MAPS-PATH with the reader's path.
+ *
+ * mincount -w FILE...: the same, then "ready", and the mappings kept until a signal ends
+ * the process: a mapping whose /proc/PID/maps line another process reads
+ * (test_cgroups_container.sh: a file of an overlay, mapped inside a container).
  */
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,9 +50,9 @@ static void maps_path(unsigned long addr, char *out, size_t len)
 int main(int argc, char **argv)
 {
 	long psz = sysconf(_SC_PAGESIZE);
-	int i, rc = 0;
+	int i, rc = 0, hold = argc > 1 && !strcmp(argv[1], "-w");
 
-	for (i = 1; i < argc; i++) {
+	for (i = 1 + hold; i < argc; i++) {
 		unsigned long pages, resident = 0, j;
 		unsigned char *vec;
 		char path[4096];
@@ -80,9 +85,16 @@ int main(int argc, char **argv)
 		maps_path((unsigned long)p, path, sizeof(path));
 		printf("%02x:%02x %lu %lu %lu %s\n", major(st.st_dev), minor(st.st_dev),
 		       (unsigned long)st.st_ino, resident, pages, path);
-		munmap(p, pages * psz);
+		if (!hold)
+			munmap(p, pages * psz);
 		free(vec);
 		close(fd);
+	}
+	if (hold) {
+		printf("ready\n");
+		fflush(stdout);
+		for (;;)
+			pause();
 	}
 	return rc;
 }
