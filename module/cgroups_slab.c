@@ -631,7 +631,7 @@ void mi_cg_slab_init(void)
 			   MI_CGS_CHUNK);
 	/* memcg_reparent_objcgs(), with the single set of kmem_caches (9855609bde03, v5.9) */
 	mi_cap_set(&mi_cgs_caps[MI_ROW_DYING_SLAB], false,
-		   "when a cgroup is removed its obj_cgroups are moved to the parent (memcg_reparent_objcgs()): its slab objects are its parent's from then on and never keep it dying; a dying cgroup's slab_bytes is 0");
+		   "when a removed cgroup goes offline (a work item after rmdir) its obj_cgroups move to the parent (memcg_reparent_objcgs()): its slab objects are its parent's from then on and never keep it dying; its slab_bytes is then 0");
 	mi_caps_register(&mi_cgs_table, mi_cgs_caps, MI_NR_ROWS);
 }
 

@@ -244,6 +244,12 @@ if [ "$rd_mib" -gt 0 ]; then
 					$2 == "path" && $4 == "/system.slice/x.service" { f = 1 }
 					END { print (f && !bad) ? "yes" : "no" }')
 			check_eq "cgroups: meminspect cgroups --dying lists x.service and no online cgroup" "$got" yes
+			# and what keeps it: the ramdisk's inode first in its top_files
+			got=$("$MI_READER" cgroups --dying 2> /dev/null |
+				awk '$NF == "/system.slice/x.service" { print $7 }')
+			pages=$(echo "${got%%,*}" | awk -F: '{ print $NF }')
+			check "cgroups: its top_files lead with the ramdisk's pages (${got:-none}; $xf bytes)" \
+				[ $((${pages:-0} * PG)) -ge $((xf * 9 / 10)) ]
 		else
 			fail "cgroups: $MI_READER is installed"
 		fi

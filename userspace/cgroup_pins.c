@@ -96,7 +96,10 @@ static void file_name(const struct mi_table *t, size_t r, char *buf, size_t len)
 	char full[PATH_MAX], type[64];
 	const char *path = mi_get(t, r, "path");
 
-	if (!mi_mount_path(mi_get(t, r, "dev"), path, full, sizeof(full), type, sizeof(type)))
+	/* no dentry cached (a block device's own inode): dev:ino names it */
+	if (!strcmp(path, "-"))
+		snprintf(full, sizeof(full), "%s:%s", mi_get(t, r, "dev"), mi_get(t, r, "ino"));
+	else if (!mi_mount_path(mi_get(t, r, "dev"), path, full, sizeof(full), type, sizeof(type)))
 		snprintf(full, sizeof(full), "%s", path);
 	unblank(full, buf, len);
 }
@@ -149,7 +152,7 @@ struct mi_table *cgroup_pins(const struct mi_cli *c, const struct mi_table *t,
 		mi_table_set_field(d, (size_t)n, "top_files", tf);
 		mi_table_set_field(d, (size_t)n, "top_slabs", ts);
 	}
-	mi_table_add_note(d, "top_files: the %d files with the most page cache charged to the cgroup, path:pages; top_slabs: its %d slab caches with the most objects, cache:objects",
+	mi_table_add_note(d, "top_files: the %d files with the most page cache charged to the cgroup, path:pages (dev:ino:pages without a path); top_slabs: its %d slab caches with the most objects, cache:objects",
 			  PINS_TOP, PINS_TOP);
 	mi_table_copy_notes(d, t);
 	mi_table_free(files);

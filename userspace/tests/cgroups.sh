@@ -112,3 +112,29 @@ run "$M" --dir "$tmp/cgcap" export --prometheus --cgroup-series 1
 for m in $(grep -o 'meminspect_cgroups_[a-z_]*' "$here/../../docs/meminspect-alerts.yml" | sort -u); do
 	has "docs/meminspect-alerts.yml: $m is exported" "# TYPE $m gauge" "$out"
 done
+# --dying with what keeps each cgroup (fixtures/cgroup_pins: a 6.1 guest right after
+# rmdir of x.service, which had read an 8 MiB ramdisk and written 1 MiB of tmpfs)
+CGP=$FX/cgroup_pins
+run env MEMINSPECT_MOUNTINFO="$CGP/mountinfo" "$M" --dir "$CGP" cgroups --dying
+is "cgroups --dying: top_files and top_slabs before path" \
+	"0 id state anon_pages file_pages shmem_pages slab_bytes top_files top_slabs path" \
+	"$rc $(head -n 1 <<<"$out" | tr -s ' ')"
+is "cgroups --dying: the ramdisk's inode (no path: dev:ino), then the tmpfs file with its mount point; no slab cache" \
+	'58 00:03:1048576:2048,/mnt/t/cache\040file:256 - /system.slice/x.service' \
+	"$(awk 'NR == 2 { print $1, $7, $8, $9 }' <<<"$out")"
+is "cgroups --dying: nothing on stderr" "" "$err"
+# the slab side, with rows for x.service (a kernel that kept them: none of the matrix does)
+mkdir -p "$tmp/cgpins"
+cp "$CGP"/* "$tmp/cgpins/"
+printf '58 dentry 30 6000 /system.slice/x.service\n58 kmalloc-cg-32 50 2000 /system.slice/x.service\n58 pid 1 136 /system.slice/x.service\n58 task_struct 2 14000 /system.slice/x.service\n' \
+	>>"$tmp/cgpins/cgroup_slabs"
+run env MEMINSPECT_MOUNTINFO="$CGP/mountinfo" "$M" --dir "$tmp/cgpins" --json cgroups --dying
+is "cgroups --json --dying: the top 3 slab caches by objects, largest first" \
+	"0 kmalloc-cg-32:50,dentry:30,task_struct:2" "$rc $(jq -r '.[0].top_slabs' <<<"$out")"
+is "cgroups --json --dying: top_files a string" \
+	'00:03:1048576:2048,/mnt/t/cache\040file:256' "$(jq -r '.[0].top_files' <<<"$out")"
+# a module without files or cgroup_slabs: '-' and a note, no error
+run "$M" --dir "$CGX" cgroups --dying
+is "cgroups --dying without files and cgroup_slabs: exit 0, '-' for both" "0 - -" \
+	"$rc $(awk 'NR == 2 { print $7, $8 }' <<<"$out")"
+has "cgroups --dying without files: a note says so" "files could not be read" "$out"
