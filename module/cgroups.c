@@ -154,6 +154,7 @@ int mi_cg_walk(struct mi_cg_read *r)
 	int err;
 
 	mi_cg_put_all(r);
+	r->nrec = 0;
 	memset(&r->census, 0, sizeof(r->census));
 	r->census.page = mi_cg_page;
 	r->census.arg = r;
@@ -174,17 +175,18 @@ int mi_cg_walk(struct mi_cg_read *r)
 		}
 		r->zones++;
 	}
-	mi_cg_slabs_end(r);
+	r->nrec = mi_cg_slabs_end(r);
 	r->walked = true;
 	return 0;
 }
 
 /*
- * Records: 0 the header (a read from the top walks first), 1..nr the
- * memcgs, nr + 1 the notes.  The header is short: seq_file never shows it
+ * Records of both files (cgroups, cgroup_slabs): 0 the header (a read from
+ * the top walks first), 1..nrec the records (memcgs, or cgroup and cache
+ * pairs), nrec + 1 the notes.  The header is short: seq_file never shows it
  * again with a bigger buffer, so one read walks once.
  */
-static void *mi_cg_start(struct seq_file *m, loff_t *pos)
+void *mi_cg_seq_start(struct seq_file *m, loff_t *pos)
 {
 	struct mi_cg_read *r = m->private;
 
@@ -196,18 +198,18 @@ static void *mi_cg_start(struct seq_file *m, loff_t *pos)
 	} else if (!r->walked) {
 		return NULL;
 	}
-	return *pos <= r->nr + 1 ? (void *)(long)(*pos + 1) : NULL;
+	return *pos <= r->nrec + 1 ? (void *)(long)(*pos + 1) : NULL;
 }
 
-static void *mi_cg_next(struct seq_file *m, void *v, loff_t *pos)
+void *mi_cg_seq_next(struct seq_file *m, void *v, loff_t *pos)
 {
 	struct mi_cg_read *r = m->private;
 
 	++*pos;
-	return *pos <= r->nr + 1 ? (void *)(long)(*pos + 1) : NULL;
+	return *pos <= r->nrec + 1 ? (void *)(long)(*pos + 1) : NULL;
 }
 
-static void mi_cg_stop(struct seq_file *m, void *v)
+void mi_cg_seq_stop(struct seq_file *m, void *v)
 {
 }
 
@@ -240,7 +242,7 @@ static int mi_cg_show(struct seq_file *m, void *v)
 		seq_puts(m, "# pages of each memory cgroup itself, not of its descendants; memory.stat's file is file_pages + shmem_pages\n");
 		return 0;
 	}
-	if (rec == r->nr + 1) {
+	if (rec == r->nrec + 1) {
 		mi_cg_notes(m, r);
 		return 0;
 	}
@@ -258,9 +260,9 @@ static int mi_cg_show(struct seq_file *m, void *v)
 }
 
 static const struct seq_operations mi_cg_sops = {
-	.start = mi_cg_start,
-	.next = mi_cg_next,
-	.stop = mi_cg_stop,
+	.start = mi_cg_seq_start,
+	.next = mi_cg_seq_next,
+	.stop = mi_cg_seq_stop,
 	.show = mi_cg_show,
 };
 
@@ -271,6 +273,7 @@ int mi_cg_read_open(struct mi_cg_read *r, bool pairs)
 	r->slot = kvcalloc(BIT(MI_CG_HASH_BITS), sizeof(u32), GFP_KERNEL);
 	r->path = kmalloc(PATH_MAX, GFP_KERNEL);
 	r->slabs = mi_cg_slabs_alloc(pairs);
+	r->pairs = pairs;
 	if (IS_ERR(r->slabs)) {
 		r->slabs = NULL;
 		return -ENOMEM;
@@ -287,24 +290,31 @@ void mi_cg_read_close(struct mi_cg_read *r)
 	kfree(r->path);
 }
 
-static int mi_cg_release(struct inode *inode, struct file *file)
+int mi_cg_seq_release(struct inode *inode, struct file *file)
 {
 	mi_cg_read_close(((struct seq_file *)file->private_data)->private);
 	return seq_release_private(inode, file);
 }
 
-static int mi_cg_open(struct inode *inode, struct file *file)
+/* The open of both files: @pairs for cgroup_slabs' (cgroup, cache) table. */
+int mi_cg_seq_open(struct inode *inode, struct file *file,
+		   const struct seq_operations *sops, bool pairs)
 {
 	struct mi_cg_read *r;
 	int err;
 
-	r = __seq_open_private(file, &mi_cg_sops, sizeof(*r));
+	r = __seq_open_private(file, sops, sizeof(*r));
 	if (!r)
 		return -ENOMEM;
-	err = mi_cg_read_open(r, false);
+	err = mi_cg_read_open(r, pairs);
 	if (err)
-		mi_cg_release(inode, file);
+		mi_cg_seq_release(inode, file);
 	return err;
+}
+
+static int mi_cg_open(struct inode *inode, struct file *file)
+{
+	return mi_cg_seq_open(inode, file, &mi_cg_sops, false);
 }
 
 const struct file_operations mi_cgroups_fops = {
@@ -312,7 +322,7 @@ const struct file_operations mi_cgroups_fops = {
 	.open = mi_cg_open,
 	.read = seq_read,
 	.llseek = seq_lseek,
-	.release = mi_cg_release,
+	.release = mi_cg_seq_release,
 };
 
 void mi_cgroups_init(void)

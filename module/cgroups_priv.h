@@ -7,6 +7,8 @@
 #ifndef MI_CGROUPS_PRIV_H
 #define MI_CGROUPS_PRIV_H
 
+#include <linux/fs.h>
+#include <linux/seq_file.h>
 #include <linux/types.h>
 
 #include "pages.h"
@@ -34,6 +36,8 @@ struct mi_cg_read {
 	u32 *slot;			/* index + 1 into @cg, 0: empty */
 	char *path;			/* PATH_MAX, for the paths printed */
 	unsigned int nr;		/* entries in @cg, referenced */
+	unsigned int nrec;		/* records of the file: @nr, or pairs */
+	bool pairs;			/* the cgroup_slabs file */
 	unsigned long over;		/* memcgs past the cap */
 	unsigned long unlisted;		/* pages of memcgs not in @cg */
 	unsigned long uncharged;	/* anon, file, shmem pages of no memcg */
@@ -48,6 +52,13 @@ u32 mi_cg_index(struct mi_cg_read *r, const struct mem_cgroup *memcg);
 int mi_cg_read_open(struct mi_cg_read *r, bool pairs);
 void mi_cg_read_close(struct mi_cg_read *r);
 int mi_cg_walk(struct mi_cg_read *r);
+/* the seq_file of both files: records 0 header, 1..nrec, nrec + 1 notes */
+void *mi_cg_seq_start(struct seq_file *m, loff_t *pos);
+void *mi_cg_seq_next(struct seq_file *m, void *v, loff_t *pos);
+void mi_cg_seq_stop(struct seq_file *m, void *v);
+int mi_cg_seq_open(struct inode *inode, struct file *file,
+		   const struct seq_operations *sops, bool pairs);
+int mi_cg_seq_release(struct inode *inode, struct file *file);
 
 /* cgroups_slab.c: NULL when slab attribution is not available */
 struct mi_cg_slabs *mi_cg_slabs_alloc(bool pairs);
@@ -56,8 +67,8 @@ void mi_cg_slabs_free(struct mi_cg_slabs *s);
 int mi_cg_slabs_begin(struct mi_cg_read *r);
 /* the census's callback for a slab's head page */
 void mi_cg_slab_page(struct mi_cg_read *r, struct page *head);
-/* after it: the pairs in print order */
-void mi_cg_slabs_end(struct mi_cg_read *r);
+/* after it: the pairs in print order; the file's records (nr or pairs) */
+unsigned int mi_cg_slabs_end(struct mi_cg_read *r);
 bool mi_cg_slab_available(void);
 void mi_cg_slab_notes(struct seq_file *m, struct mi_cg_read *r);
 

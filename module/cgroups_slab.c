@@ -476,13 +476,18 @@ static int mi_cgs_pair_cmp(const void *a, const void *b)
 	return p->cache < q->cache ? -1 : p->cache > q->cache;
 }
 
-/* The pairs in the cgroups' order (the tree's), the caches' within. */
-void mi_cg_slabs_end(struct mi_cg_read *r)
+/*
+ * The pairs in the cgroups' order (the tree's), the caches' within; the
+ * records of the read's file: its pairs for cgroup_slabs, else its memcgs.
+ */
+unsigned int mi_cg_slabs_end(struct mi_cg_read *r)
 {
 	struct mi_cg_slabs *cs = r->slabs;
 
-	if (cs && cs->pair)
-		sort(cs->pair, cs->npair, sizeof(*cs->pair), mi_cgs_pair_cmp, NULL);
+	if (!r->pairs || !cs)
+		return r->nr;
+	sort(cs->pair, cs->npair, sizeof(*cs->pair), mi_cgs_pair_cmp, NULL);
+	return cs->npair;
 }
 
 void mi_cg_slab_notes(struct seq_file *m, struct mi_cg_read *r)
@@ -512,37 +517,6 @@ void mi_cg_slab_notes(struct seq_file *m, struct mi_cg_read *r)
 
 /* ---- the cgroup_slabs file ----------------------------------------------- */
 
-/*
- * Records: 0 the header (a read from the top walks first), 1..npair the
- * pairs, npair + 1 the notes.
- */
-static void *mi_cgs_start(struct seq_file *m, loff_t *pos)
-{
-	struct mi_cg_read *r = m->private;
-
-	if (!*pos) {
-		int err = mi_cg_walk(r);
-
-		if (err)
-			return ERR_PTR(err);
-	} else if (!r->walked) {
-		return NULL;
-	}
-	return *pos <= r->slabs->npair + 1 ? (void *)(long)(*pos + 1) : NULL;
-}
-
-static void *mi_cgs_next(struct seq_file *m, void *v, loff_t *pos)
-{
-	struct mi_cg_read *r = m->private;
-
-	++*pos;
-	return *pos <= r->slabs->npair + 1 ? (void *)(long)(*pos + 1) : NULL;
-}
-
-static void mi_cgs_stop(struct seq_file *m, void *v)
-{
-}
-
 static int mi_cgs_show(struct seq_file *m, void *v)
 {
 	struct mi_cg_read *r = m->private;
@@ -557,7 +531,7 @@ static int mi_cgs_show(struct seq_file *m, void *v)
 		seq_puts(m, "# objects of each cache charged to each memory cgroup itself; bytes as memory.stat counts them (object size + one obj_cgroup pointer); id - for objects in use charged to none\n");
 		return 0;
 	}
-	if (rec == cs->npair + 1) {
+	if (rec == r->nrec + 1) {
 		mi_cg_slab_notes(m, r);
 		return 0;
 	}
@@ -577,32 +551,17 @@ static int mi_cgs_show(struct seq_file *m, void *v)
 }
 
 static const struct seq_operations mi_cgs_sops = {
-	.start = mi_cgs_start,
-	.next = mi_cgs_next,
-	.stop = mi_cgs_stop,
+	.start = mi_cg_seq_start,
+	.next = mi_cg_seq_next,
+	.stop = mi_cg_seq_stop,
 	.show = mi_cgs_show,
 };
 
-static int mi_cgs_release(struct inode *inode, struct file *file)
-{
-	mi_cg_read_close(((struct seq_file *)file->private_data)->private);
-	return seq_release_private(inode, file);
-}
-
 static int mi_cgs_open(struct inode *inode, struct file *file)
 {
-	struct mi_cg_read *r;
-	int err;
-
 	if (!mi_cg_slab_available())
 		return -EOPNOTSUPP;
-	r = __seq_open_private(file, &mi_cgs_sops, sizeof(*r));
-	if (!r)
-		return -ENOMEM;
-	err = mi_cg_read_open(r, true);
-	if (err)
-		mi_cgs_release(inode, file);
-	return err;
+	return mi_cg_seq_open(inode, file, &mi_cgs_sops, true);
 }
 
 const struct file_operations mi_cgroup_slabs_fops = {
@@ -610,7 +569,7 @@ const struct file_operations mi_cgroup_slabs_fops = {
 	.open = mi_cgs_open,
 	.read = seq_read,
 	.llseek = seq_lseek,
-	.release = mi_cgs_release,
+	.release = mi_cg_seq_release,
 };
 
 void mi_cg_slab_init(void)
