@@ -13,6 +13,7 @@
 # Bounds: docs/cgroups.md (Tests).
 . "${ST_DIR:-$(dirname "$0")}/lib.sh"
 . "$ST_DIR/lib_mm.sh"
+. "$ST_DIR/lib_cg.sh"
 
 CG=/sys/fs/cgroup
 DRIVERS=${MI_DRIVERS:-/meminspect/drivers}
@@ -35,33 +36,6 @@ mi_setup cgroups cg_cleanup
 churn_pid=
 
 require_file "$MI_DIR/cgroups"
-
-# rec FILE PATH COL: column COL of PATH's record (the path is the last field)
-rec()
-{
-	awk -v p="$2" -v col="$3" '
-	NR == 1 { for (i = 1; i <= NF; i++) idx[$i] = i; next }
-	/^#/ { next }
-	$NF == p { print $idx[col]; f = 1; exit }
-	END { exit !f }' "$1"
-}
-
-# subtree FILE PATH COL: COL summed over PATH and its descendants, which
-# memory.stat counts (cgroup v2's figures are hierarchical)
-subtree()
-{
-	awk -v p="$2" -v col="$3" '
-	NR == 1 { for (i = 1; i <= NF; i++) idx[$i] = i; next }
-	/^#/ { next }
-	$NF == p || index($NF, p "/") == 1 { s += $idx[col] }
-	END { print s + 0 }' "$1"
-}
-
-# stat_of FILE KEY: a memory.stat figure
-stat_of()
-{
-	awk -v k="$2" '$1 == k { print $2; f = 1 } END { exit !f }' "$1"
-}
 
 if ! awk -v cg="$CG" '$2 == cg && $3 == "cgroup2" { f = 1 } END { exit !f }' /proc/mounts; then
 	mkdir -p "$CG" && mount -t cgroup2 none "$CG" && cg_mounted=1

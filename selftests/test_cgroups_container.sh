@@ -17,6 +17,7 @@
 # container exits, rmdir: dying with its page cache (or its parent's), gone after
 # drop_caches.  docs/cgroups.md and docs/files.md (Tests).
 . "${ST_DIR:-$(dirname "$0")}/lib.sh"
+. "$ST_DIR/lib_cg.sh"
 
 CG=/sys/fs/cgroup
 DRIVERS=${MI_DRIVERS:-/meminspect/drivers}
@@ -65,20 +66,6 @@ M=$T/merged
 require_file "$MI_DIR/cgroups"
 require_file "$MI_DIR/files"
 
-# rec FILE PATH COL: column COL of PATH's record in a cgroups table (the path is last)
-rec()
-{
-	awk -v p="$2" -v col="$3" '
-	NR == 1 { for (i = 1; i <= NF; i++) idx[$i] = i; next }
-	/^#/ { next }
-	$NF == p { print $idx[col]; f = 1; exit }
-	END { exit !f }' "$1"
-}
-# stat_of FILE KEY: a memory.stat figure
-stat_of()
-{
-	awk -v k="$2" '$1 == k { print $2; f = 1 } END { exit !f }' "$1"
-}
 # files_row DEV INO FILE: "pages cgroup path" of that inode in a files table
 files_row()
 {
