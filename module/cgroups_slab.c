@@ -557,11 +557,27 @@ static const struct seq_operations mi_cgs_sops = {
 	.show = mi_cgs_show,
 };
 
+/* Where slab cannot be attributed: the header and why, so every reader reads the file. */
+static int mi_cgs_none_show(struct seq_file *m, void *v)
+{
+	seq_puts(m, "id cache objects bytes path\n");
+	seq_printf(m, "# no slab attribution on this kernel (capabilities: cgroups.slab_bytes no): %s\n",
+		   mi_cgs_caps[MI_ROW_SLAB_BYTES].detail);
+	return 0;
+}
+
 static int mi_cgs_open(struct inode *inode, struct file *file)
 {
 	if (!mi_cg_slab_available())
-		return -EOPNOTSUPP;
+		return single_open(file, mi_cgs_none_show, NULL);
 	return mi_cg_seq_open(inode, file, &mi_cgs_sops, true);
+}
+
+static int mi_cgs_release(struct inode *inode, struct file *file)
+{
+	if (((struct seq_file *)file->private_data)->op != &mi_cgs_sops)
+		return single_release(inode, file);
+	return mi_cg_seq_release(inode, file);
 }
 
 const struct file_operations mi_cgroup_slabs_fops = {
@@ -569,7 +585,7 @@ const struct file_operations mi_cgroup_slabs_fops = {
 	.open = mi_cgs_open,
 	.read = seq_read,
 	.llseek = seq_lseek,
-	.release = mi_cg_seq_release,
+	.release = mi_cgs_release,
 };
 
 void mi_cg_slab_init(void)

@@ -106,8 +106,8 @@ static const struct command commands[] = {
 	  "bytes as memory.stat counts them (object size + one obj_cgroup pointer),\n"
 	  "then one row per cache (id -) with its objects in use charged to no\n"
 	  "cgroup; notes give the totals and what the walk could not read\n"
-	  "(docs/cgroups.md).  A read walks every pfn, as pages does; the file is\n"
-	  "missing where capabilities says cgroups.slab_bytes no.\n"
+	  "(docs/cgroups.md).  A read walks every pfn, as pages does; where\n"
+	  "capabilities says cgroups.slab_bytes no it has no row, a note says why.\n"
 	  "--json: an array of objects.  --watch SECONDS and --count N as for summary.\n" },
 	{ "where", cmd_where, CMD_WATCH, "where did my memory go: the largest holders first, then the reconciliation",
 	  "First the figures that hold the memory, largest first (rank, figure, kb,\n"
