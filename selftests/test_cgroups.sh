@@ -233,6 +233,13 @@ if [ "$rd_mib" -gt 0 ]; then
 				END { print s + 0 }' "$MI_DIR/files")
 			check "cgroups: files names removed x.service for the page cache that pins it ($((got * PG)) of $xf bytes)" \
 				[ $((got * PG)) -ge $((xf * 9 / 10)) ]
+			# and where's dying_cgroups line: x.service with that file
+			# as the one holding most of it
+			got=$("$MI_READER" where 2> /dev/null | awk '$2 == "dying_cgroups"' |
+				sed -n 's|.*/system\.slice/x\.service ([0-9]* kB; file \([^;)]*\) \([0-9]*\) kB.*|\2 \1|p')
+			kb=${got%% *}
+			check "cgroups: where's dying_cgroups names x.service and the ramdisk's page cache in it (${got:-none}; $xf bytes)" \
+				[ $((${kb:-0} * 1024)) -ge $((xf * 9 / 10)) ]
 		fi
 	else
 		# its obj_cgroup moves to system.slice, and its page cache with it,

@@ -6,7 +6,8 @@
  * page cache, shmem, slab, free, ...); the holders come from the module's
  * other files when it has them (a capabilities file row says so): the
  * processes (procs), the files (files), the caches (slabs), the memory
- * cgroups (cgroups, dying ones as a figure of their own) and the call sites
+ * cgroups (cgroups, dying ones as a figure of their own, each with the file
+ * and slab cache that keep it: files, cgroup_slabs) and the call sites
  * (allocs/table, when armed). A holder file the module lacks leaves its
  * holders '-' and a note naming it; nothing here is required but the census.
  */
@@ -23,7 +24,7 @@
 #include <unistd.h>
 
 #define RANK_HOLDERS	3	/* holders named per figure */
-#define RANK_TEXT	512
+#define RANK_TEXT	2048
 
 static const char *const rank_fields[] = { "rank", "figure", "kb", "pct", "holders", NULL };
 
@@ -38,7 +39,7 @@ struct rank_figure {
 
 /* the module's optional files, each NULL where it has none */
 struct rank_src {
-	struct mi_table *procs, *files, *slabs, *cgroups, *allocs;
+	struct mi_table *procs, *files, *slabs, *cgroups, *cgslabs, *allocs;
 	bool *files_shmem;	/* per files record, from files_resolve() */
 	long long page_kb;
 };
@@ -291,9 +292,80 @@ static void hold_slab(const struct rank_src *s, char *buf, size_t len)
 	then_cgroups(s, cgroup_slab_kb, buf, len);
 }
 
+/*
+ * The record of @t with @key equal to @want and the largest @kb_of(); its
+ * name by @name_of() and its kB into @top; nothing where none has any.
+ */
+static void largest_of(const struct mi_table *t, const char *key, const char *want,
+		       long long (*kb_of)(const struct mi_table *, size_t, const struct rank_src *),
+		       void (*name_of)(const struct mi_table *, size_t, char *, size_t),
+		       const struct rank_src *s, struct rank_holder *top)
+{
+	long best = -1;
+
+	top->kb = 0;
+	for (size_t r = 0; t && r < mi_nrecords(t); r++) {
+		long long kb = kb_of(t, r, s);
+
+		if (kb > top->kb && !strcmp(mi_get(t, r, key), want)) {
+			top->kb = kb;
+			best = (long)r;
+		}
+	}
+	if (best >= 0)
+		name_of(t, (size_t)best, top->name, sizeof(top->name));
+}
+
+static long long cgslabs_kb(const struct mi_table *t, size_t r, const struct rank_src *s)
+{
+	long long b = num(t, r, "bytes");
+
+	(void)s;
+	return b < 0 ? -1 : b / 1024;
+}
+
+static void cache_field(const struct mi_table *t, size_t r, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", mi_get(t, r, "cache"));
+}
+
+/*
+ * The dying cgroups by what they hold, each with what keeps it: the file
+ * with the most of its page cache (files' cgroup column names the cgroup
+ * charged for most of a file's pages, tmpfs files included: their pages pin
+ * it too) and its largest slab cache (cgroup_slabs, loaded only when a dying
+ * cgroup still has slab: its objects move to the parent at offline).
+ */
 static void hold_dying(const struct rank_src *s, char *buf, size_t len)
 {
-	top_of(s->cgroups, cgroup_dying_kb, cgroup_name, s, "", buf, len);
+	struct rank_holder top[RANK_HOLDERS] = { 0 }, pin;
+	char name[160];
+	size_t o = 0;
+
+	for (size_t r = 0; s->cgroups && r < mi_nrecords(s->cgroups); r++) {
+		long long kb = cgroup_dying_kb(s->cgroups, r, s);
+
+		if (kb <= 0)
+			continue;
+		/* the record's index: its path and id are looked up below */
+		snprintf(name, sizeof(name), "%zu", r);
+		top_insert(top, name, kb);
+	}
+	for (int i = 0; i < RANK_HOLDERS && top[i].kb > 0 && o < len; i++) {
+		size_t r = strtoul(top[i].name, NULL, 10);
+		const char *path = mi_get(s->cgroups, r, "path");
+
+		o += snprintf(buf + o, len - o, "%s%s (%lld kB", i ? ", " : "", path, top[i].kb);
+		largest_of(s->files, "cgroup", path, files_pages_kb, files_name, s, &pin);
+		if (pin.kb > 0 && o < len)
+			o += snprintf(buf + o, len - o, "; file %s %lld kB", pin.name, pin.kb);
+		largest_of(s->cgslabs, "id", mi_get(s->cgroups, r, "id"), cgslabs_kb, cache_field,
+			   s, &pin);
+		if (pin.kb > 0 && o < len)
+			o += snprintf(buf + o, len - o, "; slab %s %lld kB", pin.name, pin.kb);
+		if (o < len)
+			o += snprintf(buf + o, len - o, ")");
+	}
 }
 
 static void hold_unaccounted(const struct rank_src *s, char *buf, size_t len)
@@ -333,6 +405,15 @@ static struct mi_table *rank_load(const struct mi_cli *c, const struct mi_table 
 	if (view_load(c, file, &t))
 		mi_table_add_note(v, "%s could not be read: %s not named", file, what);
 	return t;
+}
+
+/* whether a dying cgroup of @t still has slab objects of its own */
+static bool dying_slab(const struct mi_table *t)
+{
+	for (size_t r = 0; t && r < mi_nrecords(t); r++)
+		if (!strcmp(mi_get(t, r, "state"), "dying") && num(t, r, "slab_bytes") > 0)
+			return true;
+	return false;
 }
 
 static long long census_sum(const struct mi_table *p, const char *const *classes)
@@ -380,6 +461,8 @@ int where_rank_build(const struct mi_cli *c, const struct mi_table *s, const str
 	}
 	src.slabs = rank_load(c, caps, "slabs", "slab caches", v);
 	src.cgroups = rank_load(c, caps, "cgroups", "cgroups", v);
+	if (dying_slab(src.cgroups))
+		src.cgslabs = rank_load(c, caps, "cgroup_slabs", "dying cgroups' slab caches", v);
 	src.allocs = rank_load(c, caps, "allocs/table", "call sites", v);
 	r = mi_find(s, "field", "mem_total");
 	if (r >= 0)
@@ -434,6 +517,7 @@ int where_rank_build(const struct mi_cli *c, const struct mi_table *s, const str
 	free(src.files_shmem);
 	mi_table_free(src.slabs);
 	mi_table_free(src.cgroups);
+	mi_table_free(src.cgslabs);
 	mi_table_free(src.allocs);
 	mi_table_free(caps);
 	return st;
