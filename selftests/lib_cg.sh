@@ -27,3 +27,27 @@ stat_of()
 {
 	awk -v k="$2" '$1 == k { print $2; f = 1 } END { exit !f }' "$1"
 }
+
+# cg_drain_stocks CGROOT: a charge for a scratch memcg on each online CPU, so
+# that no CPU's charge stock keeps a removed memcg. Each CPU caches charges
+# for one memcg (memcg_stock: refill_stock() in mm/memcontrol.c) and holds a
+# css reference to it until a charge for another memcg on that CPU drains
+# it. The drain at offline (drain_all_stock(), skipped while another drain
+# runs) does not stop a later uncharge from stocking the removed memcg again
+# (5.10 uncharges kmem pages into the memcg itself), and in a guest where
+# everything else runs in the root cgroup, which is never stocked, nothing
+# would drain it: the cgroup would stay dying with no page or slab left, as
+# a CI run saw on 5.10. On a real machine any other cgroup's charge does
+# this. The scratch memcg is then stocked instead, and removed.
+cg_drain_stocks()
+{
+	_sd=$1/mi-stock
+	mkdir "$_sd" || return 1
+	for _cpu in /sys/devices/system/cpu/cpu[0-9]*; do
+		[ "$(cat "$_cpu/online" 2> /dev/null || echo 1)" = 1 ] || continue
+		# dd's 1 MiB buffer is anon memory charged on that CPU
+		sh -c 'echo $$ > "$1/cgroup.procs" && exec taskset -c "$2" dd if=/dev/zero of=/dev/null bs=1M count=1 2> /dev/null' \
+			sh "$_sd" "${_cpu##*/cpu}" || true
+	done
+	rmdir "$_sd"
+}

@@ -259,6 +259,7 @@ if [ "$rd_mib" -gt 0 ]; then
 	dying_agree "cgroups: dying records under /system.slice = its nr_dying_descendants" \
 		"$S" /system.slice
 	echo 3 > /proc/sys/vm/drop_caches
+	cg_drain_stocks "$CG"
 	# the memcg is freed after its last page, an RCU grace period and a work item
 	i=0
 	while [ "$i" -lt 100 ]; do

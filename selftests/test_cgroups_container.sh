@@ -344,6 +344,7 @@ umount "$mnt_up" && mnt_up=
 [ -z "$mnt_ext4" ] || { umount "$mnt_ext4" && mnt_ext4=; }
 rm -f "$T/ctr.out"
 echo 3 > /proc/sys/vm/drop_caches
+cg_drain_stocks "$CG"
 # the memcg is freed after its last page, an RCU grace period and a work item
 i=0
 while [ "$i" -lt 100 ]; do
