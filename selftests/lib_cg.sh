@@ -51,3 +51,19 @@ cg_drain_stocks()
 	done
 	rmdir "$_sd"
 }
+
+# cg_churn NAME SCRIPT ARG: until $T/stop exists, cgroups $CG/NAME0..3 made in
+# turn, SCRIPT run by sh inside the one made ($1 its directory, $2 ARG with the
+# cgroup's number appended), and the cgroup removed: memcgs made, charged and
+# left dying while the readers read
+cg_churn()
+{
+	_n=0
+	while [ ! -e "$T/stop" ]; do
+		_d=$CG/$1$((_n % 4))
+		mkdir "$_d" 2> /dev/null
+		sh -c 'echo $$ > "$1/cgroup.procs" && '"$2" sh "$_d" "$3$((_n % 4))"
+		rmdir "$_d" 2> /dev/null
+		_n=$((_n + 1))
+	done
+}

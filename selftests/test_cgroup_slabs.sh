@@ -14,6 +14,7 @@
 # churn read complete tables.  Bounds: docs/cgroups.md (Tests).
 . "${ST_DIR:-$(dirname "$0")}/lib.sh"
 . "$ST_DIR/lib_mm.sh"
+. "$ST_DIR/lib_cg.sh"
 
 CG=/sys/fs/cgroup
 PG=$((${MI_PAGE_KB:-4} * 1024))
@@ -171,22 +172,10 @@ read_one()
 	cat "$MI_DIR/cgroup_slabs" > "$T/r.$1" 2> "$T/e.$1" || { cat "$T/e.$1" >&2; return 1; }
 	[ "$(head -n 1 "$T/r.$1")" = "$HEADER" ] && grep -q '^# slab walk: ' "$T/r.$1"
 }
-# cgroups made, directories made and removed from inside, then removed
-cg_churn()
-{
-	_n=0
-	while [ ! -e "$T/stop" ]; do
-		_d=$CG/mi-slchurn$((_n % 4))
-		mkdir "$_d" 2> /dev/null
-		sh -c 'echo $$ > "$1/cgroup.procs" && mkdir -p "$2/a/b/c" && rm -rf "$2"' \
-			sh "$_d" "$T/fs/churn$((_n % 4))"
-		rmdir "$_d" 2> /dev/null
-		_n=$((_n + 1))
-	done
-}
 churn_start $((SECS + 30)) "${CHURN_MIB:-64}"
 readers_start 4 read_one x
-cg_churn &
+# cgroups made, directories made and removed from inside, then removed
+cg_churn mi-slchurn 'mkdir -p "$2/a/b/c" && rm -rf "$2"' "$T/fs/churn" &
 pids="$pids $!"
 sleep "$SECS"
 readers_stop 4 "cgroup_slabs in ${SECS}s under churn and cgroup churn"

@@ -280,20 +280,6 @@ read_one()
 	cat "$MI_DIR/cgroups" > "$T/r.$1" 2> "$T/e.$1" || { cat "$T/e.$1" >&2; return 1; }
 	[ "$(head -n 1 "$T/r.$1")" = "$HEADER" ] && grep -q '^# walk: ' "$T/r.$1"
 }
-# cgroups made, one of 4 tmpfs files rewritten from inside (shmem charged to
-# it), and removed: dying memcgs that live until their file is rewritten
-cg_churn()
-{
-	_n=0
-	while [ ! -e "$T/stop" ]; do
-		_d=$CG/mi-churn$((_n % 4))
-		mkdir "$_d" 2> /dev/null
-		sh -c 'echo $$ > "$1/cgroup.procs" && head -c 262144 /dev/zero > "$2"' \
-			sh "$_d" "$T/cgc.$((_n % 4))"
-		rmdir "$_d" 2> /dev/null
-		_n=$((_n + 1))
-	done
-}
 # the memtargets go: readers_stop waits for every pid of $pids
 # shellcheck disable=SC2086
 kill $pids 2> /dev/null
@@ -302,7 +288,9 @@ wait $pids 2> /dev/null
 pids=
 churn_start $((SECS + 30)) "${CHURN_MIB:-64}"
 readers_start 4 read_one x
-cg_churn &
+# cgroups made, one of 4 tmpfs files rewritten from inside (shmem charged to
+# it), and removed: dying memcgs that live until their file is rewritten
+cg_churn mi-churn 'head -c 262144 /dev/zero > "$2"' "$T/cgc." &
 pids="$pids $!"
 sleep "$SECS"
 readers_stop 4 "cgroups in ${SECS}s under churn and cgroup churn"

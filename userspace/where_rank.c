@@ -103,6 +103,14 @@ static long long num(const struct mi_table *t, size_t r, const char *field)
 	return mi_parse_s64(mi_get(t, r, field), &v) ? -1 : v;
 }
 
+/* a byte count of record r in kB; -1 where it is not a number */
+static long long bytes_kb(const struct mi_table *t, size_t r, const char *field)
+{
+	long long b = num(t, r, field);
+
+	return b < 0 ? -1 : b / 1024;
+}
+
 /* ---- the holders' sizes and names, per file ---- */
 
 static long long procs_anon_kb(const struct mi_table *t, size_t r, const struct rank_src *s)
@@ -183,10 +191,8 @@ static bool files_resolve(struct rank_src *s)
 
 static long long slabs_kb(const struct mi_table *t, size_t r, const struct rank_src *s)
 {
-	long long b = num(t, r, "memory_bytes");
-
 	(void)s;
-	return b < 0 ? -1 : b / 1024;
+	return bytes_kb(t, r, "memory_bytes");
 }
 
 static void name_field(const struct mi_table *t, size_t r, char *buf, size_t len)
@@ -201,10 +207,8 @@ static void cgroup_name(const struct mi_table *t, size_t r, char *buf, size_t le
 
 static long long cgroup_slab_kb(const struct mi_table *t, size_t r, const struct rank_src *s)
 {
-	long long b = num(t, r, "slab_bytes");
-
 	(void)s;
-	return b < 0 ? -1 : b / 1024;
+	return bytes_kb(t, r, "slab_bytes");
 }
 
 static long long cgroup_shmem_kb(const struct mi_table *t, size_t r, const struct rank_src *s)
@@ -232,10 +236,8 @@ static long long cgroup_dying_kb(const struct mi_table *t, size_t r, const struc
 
 static long long allocs_kb(const struct mi_table *t, size_t r, const struct rank_src *s)
 {
-	long long b = num(t, r, "live_bytes");
-
 	(void)s;
-	return b < 0 ? -1 : b / 1024;
+	return bytes_kb(t, r, "live_bytes");
 }
 
 /* the call site without its offset: "allocs_fill [meminspect_test]" */
@@ -318,10 +320,8 @@ static void largest_of(const struct mi_table *t, const char *key, const char *wa
 
 static long long cgslabs_kb(const struct mi_table *t, size_t r, const struct rank_src *s)
 {
-	long long b = num(t, r, "bytes");
-
 	(void)s;
-	return b < 0 ? -1 : b / 1024;
+	return bytes_kb(t, r, "bytes");
 }
 
 static void cache_field(const struct mi_table *t, size_t r, char *buf, size_t len)
