@@ -81,7 +81,7 @@ static const struct command commands[] = {
 	  "note after each zone gives what was walked against present and spanned.\n"
 	  "--json: an array of objects.  --watch SECONDS and --count N as for zones.\n" },
 	{ "cgroups", cmd_cgroups, CMD_WATCH | CMD_DYING,
-	  "who owns the memory: each memory cgroup's anon, file and shmem pages",
+	  "who owns the memory: each memory cgroup's anon, file, shmem pages, slab bytes",
 	  "Prints the module's cgroups file: one row per memory cgroup, live or\n"
 	  "dying, with id (the cgroup2 directory's inode number), state (online or\n"
 	  "dying: removed, still held), the anon, file and shmem pages the census\n"
@@ -299,7 +299,8 @@ static const char options_help[] =
 	"frag only:\n"
 	"  --types         the split by migratetype (a walk of every free list)\n"
 	"cgroups only:\n"
-	"  --dying         only the removed memory cgroups something still holds\n"
+	"  --dying         only the removed memory cgroups something still holds, each\n"
+	"                  with its top files and slab caches (what holds it)\n"
 	"  --sort KEY      id, path (ascending), anon, file, shmem, slab or total\n"
 	"                  (largest first; '-' last); default: the file's order\n"
 	"vmas, top:\n"
