@@ -85,7 +85,7 @@ struct where_kernel {
 	long long page_kb;
 };
 
-static FILE *proc_open(const char *name)
+FILE *where_proc_open(const char *name)
 {
 	const char *proc = getenv("MEMINSPECT_PROC");
 	char path[512];
@@ -127,7 +127,7 @@ static void kernel_read(struct where_kernel *k)
 
 	k->n = 0;
 	k->page_kb = sysconf(_SC_PAGESIZE) / 1024;
-	f = proc_open("meminfo");
+	f = where_proc_open("meminfo");
 	while (f && fgets(line, sizeof(line), f)) {
 		n = sscanf(line, "%63[^:]: %lld %15s", key, &v, unit);
 		if (n == 3 && !strcmp(unit, "kB"))
@@ -141,14 +141,14 @@ static void kernel_read(struct where_kernel *k)
 		for (size_t i = 0; i < k->n; i++)
 			if (!strncmp(k->v[i].key, "HugePages_", 10))
 				k->v[i].kb *= hp_kb;
-	f = proc_open("vmstat");
+	f = where_proc_open("vmstat");
 	while (f && fgets(line, sizeof(line), f))
 		if (sscanf(line, "%63s %lld", key, &v) == 2 && !strcmp(key, "nr_zspages"))
 			kernel_put(k, "vmstat:nr_zspages", v * k->page_kb);
 	if (f)
 		fclose(f);
 	/* the per-CPU lists: every "count: N" of zoneinfo's pagesets */
-	f = proc_open("zoneinfo");
+	f = where_proc_open("zoneinfo");
 	while (f && fgets(line, sizeof(line), f))
 		if (sscanf(line, " count: %lld", &v) == 1) {
 			pcp += v;

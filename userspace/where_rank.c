@@ -407,6 +407,50 @@ static struct mi_table *rank_load(const struct mi_cli *c, const struct mi_table 
 	return t;
 }
 
+/* whether any record of @t has a number in @field */
+static bool any_number(const struct mi_table *t, const char *field)
+{
+	for (size_t r = 0; t && r < mi_nrecords(t); r++)
+		if (num(t, r, field) >= 0)
+			return true;
+	return false;
+}
+
+/*
+ * The caches of /proc/slabinfo as "name memory_bytes" (num_slabs x
+ * pagesperslab pages), for a kernel whose slabs file cannot size them
+ * (no BTF: capabilities slabs.memory_bytes no); NULL if it cannot be read.
+ */
+static struct mi_table *slabinfo_load(long long page_kb)
+{
+	static const char *const fields[] = { "name", "memory_bytes", NULL };
+	struct mi_error e;
+	struct mi_table *t;
+	char line[512], name[128];
+	unsigned long long slabs, pps;
+	FILE *f = where_proc_open("slabinfo");
+
+	if (!f)
+		return NULL;
+	t = mi_table_new("slabinfo", fields, &e);
+	while (t && fgets(line, sizeof(line), f)) {
+		long r;
+
+		/* name active_objs num_objs objsize objperslab pagesperslab : tunables
+		 * limit batchcount sharedfactor : slabdata active_slabs num_slabs sharedavail */
+		if (sscanf(line, "%127s %*u %*u %*u %*u %llu : tunables %*u %*u %*u : slabdata %*u %llu",
+			   name, &pps, &slabs) != 3)
+			continue;
+		r = mi_table_add_record(t);
+		if (r < 0)
+			break;
+		mi_table_set(t, (size_t)r, 0, name);
+		mi_table_setf(t, (size_t)r, 1, "%llu", slabs * pps * (unsigned long long)page_kb * 1024);
+	}
+	fclose(f);
+	return t;
+}
+
 /* whether a dying cgroup of @t still has slab objects of its own */
 static bool dying_slab(const struct mi_table *t)
 {
@@ -460,6 +504,14 @@ int where_rank_build(const struct mi_cli *c, const struct mi_table *s, const str
 		src.files = NULL;
 	}
 	src.slabs = rank_load(c, caps, "slabs", "slab caches", v);
+	/* no cache sized: none listed (no BTF: a note says why) or every size '-' */
+	if (src.slabs && !any_number(src.slabs, "memory_bytes")) {
+		mi_table_free(src.slabs);
+		src.slabs = slabinfo_load(src.page_kb);
+		mi_table_add_note(v, src.slabs ?
+			"slab: caches sized from /proc/slabinfo (slabs' memory_bytes is unknown on this kernel: capabilities slabs.memory_bytes)" :
+			"slab: caches not named (slabs' memory_bytes is unknown on this kernel and /proc/slabinfo could not be read)");
+	}
 	src.cgroups = rank_load(c, caps, "cgroups", "cgroups", v);
 	if (dying_slab(src.cgroups))
 		src.cgslabs = rank_load(c, caps, "cgroup_slabs", "dying cgroups' slab caches", v);

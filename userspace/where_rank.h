@@ -3,8 +3,13 @@
 #ifndef MI_WHERE_RANK_H
 #define MI_WHERE_RANK_H
 
+#include <stdio.h>
+
 struct mi_cli;
 struct mi_table;
+
+/* $MEMINSPECT_PROC/NAME (default /proc/NAME) for reading; NULL if it cannot be opened */
+FILE *where_proc_open(const char *name);
 
 /*
  * The table "rank figure kb pct holders" from summary S and the census P,

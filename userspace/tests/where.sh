@@ -152,6 +152,32 @@ is "where: cgroup_slabs unreadable while a dying cgroup has slab: its file named
 	"0 /system.slice/gone.scope ($((300 * pk + 2048)) kB; file /var/cache/app.db $((150 * pk)) kB), /old ($((10 * pk)) kB) 1" \
 	"$rc $(dying "$(awk '/^$/ { exit } 1' <<<"$out")") $(grep -c '^# cgroup_slabs could not be read' <<<"$out")"
 mv "$WR/cs" "$WR/cgroup_slabs"
+# a kernel whose slabs file cannot size its caches (no BTF: memory_bytes '-'):
+# slab's caches from /proc/slabinfo, num_slabs x pagesperslab pages
+mv "$WR/slabs" "$tmp/slabs.keep"
+awk 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "memory_bytes") c = i }
+	NR > 1 && !/^#/ { $c = "-" } { print }' "$tmp/slabs.keep" >"$WR/slabs"
+printf '%s\n' "slabinfo - version: 2.1" \
+	"# name            <active_objs> <num_objs> <objsize> <objperslab> <pagesperslab> : tunables <limit> <batchcount> <sharedfactor> : slabdata <active_slabs> <num_slabs> <sharedavail>" \
+	"kmalloc-64           300    320     64   64    1 : tunables    0    0    0 : slabdata      5      5      0" \
+	"ext4_inode_cache    1000   1020   1176   27    8 : tunables    0    0    0 : slabdata     40     40      0" \
+	"dentry             5000   5040    192   21    1 : tunables    0    0    0 : slabdata    240    240      0" >"$FP/slabinfo"
+slab_caches() { awk '$2 == "slab" { sub(/^ *[0-9]+ +slab +[0-9]+ +[0-9.]+ +/, ""); sub(/;? ?cgroups:.*/, ""); print }' <<<"$1"; }
+run "$M" --dir "$WR" where
+is "where: slabs without memory_bytes: slab's caches from /proc/slabinfo (num_slabs x pagesperslab pages), and a note" \
+	"0 ext4_inode_cache ($((320 * pk)) kB), dentry ($((240 * pk)) kB), kmalloc-64 ($((5 * pk)) kB) 1" \
+	"$rc $(slab_caches "$(awk '/^$/ { exit } 1' <<<"$out")") $(grep -c '^# slab: caches sized from /proc/slabinfo' <<<"$out")"
+head -n 1 "$tmp/slabs.keep" >"$WR/slabs"
+echo "# unavailable: no BTF" >>"$WR/slabs"
+run "$M" --dir "$WR" where
+is "where: slabs with no record (no BTF): slab's caches from /proc/slabinfo" \
+	"0 ext4_inode_cache ($((320 * pk)) kB), dentry ($((240 * pk)) kB), kmalloc-64 ($((5 * pk)) kB)" \
+	"$rc $(slab_caches "$(awk '/^$/ { exit } 1' <<<"$out")")"
+rm "$FP/slabinfo"
+run "$M" --dir "$WR" where
+is "where: slabs without sizes and no /proc/slabinfo: no cache named, a note says why" \
+	"0  1" "$rc $(slab_caches "$(awk '/^$/ { exit } 1' <<<"$out")") $(grep -c '^# slab: caches not named' <<<"$out")"
+mv "$tmp/slabs.keep" "$WR/slabs"
 rm "$WR/procs" "$WR/files"
 grep -v '^procs \|^files ' "$WR/capabilities" >"$WR/c" && mv "$WR/c" "$WR/capabilities"
 run "$M" --dir "$WR" where
