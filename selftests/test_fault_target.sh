@@ -137,6 +137,17 @@ pf_target()
 	_name=$1
 	shift
 	pf_run -- "$@"
+	# a failed allocation that asked for no warning (__GFP_NOWARN: one with a
+	# fallback, as kvmalloc()'s kmalloc) is not reported (docs/fault.md), so
+	# it shows no frames; such a run is repeated, up to 3 runs (the suite's
+	# 6.12-arm64 lane met one in busybox ls, exit 0, where a run alone did not)
+	_try=1
+	while ! grep -q 'fault: injected slab failure' "$T/pfk" && [ "$_try" -lt 3 ]; do
+		diag "fault run --times 1 -- $_name: run $_try not reported: $(awk '$1 == "seq" { s = 1; next }
+			s && $1 ~ /^[0-9]+$/ { print "gfp", $7, "caller", $8; exit }' "$T/pf")"
+		pf_run -- "$@"
+		_try=$((_try + 1))
+	done
 	_spared=$(fstat slab spared)
 	check_eq "fault run --times 1 -- $_name: one failure, disarmed after" \
 		"$(fstat slab failed) $(fget armed)" "1 0"
@@ -151,6 +162,7 @@ pf_target()
 		sed 's/^/# stderr: /' "$T/pf.err" | head -n 3
 		# the kernel's lines since the mark: the report, or why there is none
 		sed 's/^/# log: /' "$T/pfk" | head -n 20
+		sed 's/^/# run: /' "$T/pf" | head -n 30
 	fi
 	pf_run --include-pagefault -- "$@"
 	check_eq "fault run --include-pagefault --times 1 -- $_name: one failure, none spared, exit 0 (the kernel retried the fault)" \
